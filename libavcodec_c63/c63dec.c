@@ -1,0 +1,482 @@
+/*
+ * Codec63 decoder
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <string.h>
+
+#include "libavutil/imgutils.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
+#include "libavutil/thread.h"
+#include "libavcodec/avcodec.h"
+#include "libavcodec/codec_internal.h"
+#include "libavcodec/decode.h"
+#include "libavcodec/get_bits.h"
+#include "libavcodec/internal.h"
+#include "libavcodec/jpegtables.h"
+#include "libavcodec/vlc.h"
+
+#include "c63.h"
+#include "c63dsp.h"
+
+#define VLC_BITS 9
+
+/* [0]: luminance, [1]: chrominance. Vectors use the luminance DC table. */
+static VLC dc_vlc[2], ac_vlc[2];
+
+typedef struct C63DecContext {
+    C63DSPContext dsp;
+    C63Geometry   geo;
+    int           have_geo;
+    int           have_ref;
+    uint8_t      *recon[2][3];  ///< padded planes: current and previous
+    int           cur;
+    uint8_t      *data;         ///< unstuffed entropy-coded data
+    unsigned      data_size;
+} C63DecContext;
+
+static av_cold void build_vlc(VLC *vlc, const uint8_t *bits, const uint8_t *val,
+                              int nb, int size)
+{
+    static VLCElem tables[2 * 640 + 2 * 1400];
+    static int offset;
+    int8_t lens[256];
+    int k = 0;
+
+    for (int l = 1; l <= 16; l++)
+        for (int n = 0; n < bits[l]; n++)
+            lens[k++] = l;
+    av_assert0(k == nb && offset + size <= FF_ARRAY_ELEMS(tables));
+    vlc->table           = tables + offset;
+    vlc->table_allocated = size;
+    offset += size;
+    /* JPEG codes are canonical in the order of the val table. */
+    ff_init_vlc_from_lengths(vlc, VLC_BITS, nb, lens, 1, val, 1, 1, 0,
+                             INIT_VLC_USE_NEW_STATIC | INIT_VLC_STATIC_OVERLONG, NULL);
+}
+
+static av_cold void init_static(void)
+{
+    build_vlc(&dc_vlc[0], ff_mjpeg_bits_dc_luminance,   ff_mjpeg_val_dc,  12, 640);
+    build_vlc(&dc_vlc[1], ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc,  12, 640);
+    build_vlc(&ac_vlc[0], ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance,   162, 1400);
+    build_vlc(&ac_vlc[1], ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance, 162, 1400);
+}
+
+static av_cold int c63_decode_init(AVCodecContext *avctx)
+{
+    static AVOnce once = AV_ONCE_INIT;
+    C63DecContext *s = avctx->priv_data;
+
+    avctx->pix_fmt = AV_PIX_FMT_YUV420P;
+    ff_c63dsp_init(&s->dsp);
+    ff_thread_once(&once, init_static);
+    return 0;
+}
+
+static void free_planes(C63DecContext *s)
+{
+    for (int i = 0; i < 2; i++)
+        for (int p = 0; p < 3; p++)
+            av_freep(&s->recon[i][p]);
+    s->have_geo = s->have_ref = 0;
+}
+
+static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, int height)
+{
+    int ret;
+
+    if (s->have_geo) {
+        if (width == s->geo.width && height == s->geo.height)
+            return 0;
+        av_log(avctx, AV_LOG_ERROR,
+               "Frame size changed mid-stream from %dx%d to %dx%d; not supported\n",
+               s->geo.width, s->geo.height, width, height);
+        return AVERROR_INVALIDDATA;
+    }
+    if (!width || !height) {
+        av_log(avctx, AV_LOG_ERROR, "Invalid frame size %dx%d\n", width, height);
+        return AVERROR_INVALIDDATA;
+    }
+    if ((ret = ff_set_dimensions(avctx, width, height)) < 0)
+        return ret;
+
+    ff_c63_geometry(&s->geo, width, height);
+    for (int i = 0; i < 2; i++)
+        for (int p = 0; p < 3; p++) {
+            s->recon[i][p] = av_mallocz((size_t)s->geo.w[p] * s->geo.h[p]);
+            if (!s->recon[i][p]) {
+                free_planes(s);
+                return AVERROR(ENOMEM);
+            }
+        }
+    s->have_geo = 1;
+    return 0;
+}
+
+typedef struct C63FrameHeader {
+    int width, height, keyframe;
+    uint8_t q[3][64];
+    const uint8_t *data;    ///< first byte of entropy-coded data
+} C63FrameHeader;
+
+static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
+                        C63FrameHeader *h)
+{
+    static const uint8_t sof_tail[9] = { 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 2 };
+    static const uint8_t sos[10]     = { 0x00, 0x0C, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0x00 };
+    const uint8_t *p = buf, *end = buf + size;
+    int seen_dqt = 0, seen_sof = 0, seen_dht = 0;
+
+    if (size < 2 || p[0] != 0xFF || p[1] != C63_SOI) {
+        av_log(avctx, AV_LOG_ERROR, "Missing SOI marker\n");
+        return AVERROR_INVALIDDATA;
+    }
+    p += 2;
+
+    for (;;) {
+        int marker, len;
+
+        if (end - p < 4 || p[0] != 0xFF) {
+            av_log(avctx, AV_LOG_ERROR, "Truncated or garbled frame header\n");
+            return AVERROR_INVALIDDATA;
+        }
+        marker = p[1];
+        len    = AV_RB16(p + 2);
+        p     += 2;
+
+        switch (marker) {
+        case C63_DQT:
+            /* The length field is 2 short (quirk Q1): always 3 tables. */
+            if (seen_dqt++) {
+                av_log(avctx, AV_LOG_ERROR, "Repeated DQT segment\n");
+                return AVERROR_INVALIDDATA;
+            }
+            if (end - p < 2 + 3 * 65) {
+                av_log(avctx, AV_LOG_ERROR, "Truncated DQT segment\n");
+                return AVERROR_INVALIDDATA;
+            }
+            p += 2;
+            for (int c = 0; c < 3; c++, p += 65) {
+                if (p[0] != c) {
+                    av_log(avctx, AV_LOG_ERROR, "Bad quantisation table index %d\n", p[0]);
+                    return AVERROR_INVALIDDATA;
+                }
+                memcpy(h->q[c], p + 1, 64);
+            }
+            break;
+        case C63_SOF0:
+            if (seen_sof++) {
+                av_log(avctx, AV_LOG_ERROR, "Repeated SOF0 segment\n");
+                return AVERROR_INVALIDDATA;
+            }
+            if (len != 18 || end - p < 18 || p[2] != 8 || p[7] != 3 ||
+                memcmp(p + 8, sof_tail, sizeof(sof_tail)) || p[17] > 1) {
+                av_log(avctx, AV_LOG_ERROR, "Invalid SOF0 segment\n");
+                return AVERROR_INVALIDDATA;
+            }
+            h->height   = AV_RB16(p + 3);
+            h->width    = AV_RB16(p + 5);
+            h->keyframe = p[17];
+            p += 18;
+            break;
+        case C63_DHT: {
+            uint8_t std[416];
+            if (seen_dht++) {
+                av_log(avctx, AV_LOG_ERROR, "Repeated DHT segment\n");
+                return AVERROR_INVALIDDATA;
+            }
+            /* c63 always uses the JPEG example tables. */
+            if (len != 2 + ff_c63_dht_payload(std) || end - p < len ||
+                memcmp(p + 2, std, sizeof(std))) {
+                av_log(avctx, AV_LOG_ERROR,
+                       "DHT segment is not the standard tables; not supported\n");
+                return AVERROR_INVALIDDATA;
+            }
+            p += len;
+            break;
+        }
+        case C63_SOS:
+            if (!seen_dqt || !seen_sof) {
+                av_log(avctx, AV_LOG_ERROR, "SOS before %s\n", seen_dqt ? "SOF0" : "DQT");
+                return AVERROR_INVALIDDATA;
+            }
+            if (end - p < 12 || memcmp(p, sos, sizeof(sos)) ||
+                p[10] != 0x3F || p[11] != 0x00) {
+                av_log(avctx, AV_LOG_ERROR, "Invalid SOS segment\n");
+                return AVERROR_INVALIDDATA;
+            }
+            h->data = p + 12;
+            return 0;
+        default:
+            av_log(avctx, AV_LOG_ERROR, "Unexpected marker 0x%02X in frame header\n", marker);
+            return AVERROR_INVALIDDATA;
+        }
+    }
+}
+
+/* Copy the entropy-coded data without its 0xFF 0x00 stuffing, up to the
+ * EOI marker. */
+static int unstuff(AVCodecContext *avctx, C63DecContext *s,
+                   const uint8_t *src, const uint8_t *end)
+{
+    uint8_t *dst;
+
+    av_fast_padded_malloc(&s->data, &s->data_size, end - src);
+    if (!s->data)
+        return AVERROR(ENOMEM);
+    dst = s->data;
+
+    while (src < end) {
+        const uint8_t *ff = memchr(src, 0xFF, end - src);
+        size_t n = (ff ? ff : end) - src;
+        memcpy(dst, src, n);
+        dst += n;
+        src += n;
+        if (!ff)
+            break;
+        if (end - src < 2)
+            break;
+        if (src[1] == 0x00) {
+            *dst++ = 0xFF;
+            src   += 2;
+            continue;
+        }
+        if (src[1] == C63_EOI) {
+            memset(dst, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+            return dst - s->data;
+        }
+        av_log(avctx, AV_LOG_ERROR, "Unexpected marker 0x%02X in entropy-coded data\n", src[1]);
+        return AVERROR_INVALIDDATA;
+    }
+    av_log(avctx, AV_LOG_ERROR, "Truncated frame: no EOI marker\n");
+    return AVERROR_INVALIDDATA;
+}
+
+/* What a block needs of its left neighbour (same plane, same block row). */
+typedef struct BlockState {
+    int left_mv;        ///< the left neighbour used a vector
+    C63MV left;         ///< and that vector
+} BlockState;
+
+static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
+                        int plane, int bx, int by, int keyframe,
+                        BlockState *st, int *dc, const uint8_t q[64])
+{
+    const C63Geometry *g = &s->geo;
+    const int chroma = plane > 0;
+    const ptrdiff_t stride = g->w[plane];
+    uint8_t *dst = s->recon[s->cur][plane] + 8 * by * stride + 8 * bx;
+    const uint8_t *pred = NULL;
+    int16_t coef[64] = { 0 };
+    int16_t res[64];
+    int use_mv, size, diff;
+
+    use_mv = get_bits1(gb);
+    if (use_mv) {
+        C63MV mv;
+        int x, y;
+
+        if (keyframe) {
+            av_log(avctx, AV_LOG_ERROR, "Motion vector in a keyframe\n");
+            return AVERROR_INVALIDDATA;
+        }
+        if (get_bits1(gb)) {
+            if (!bx || !st->left_mv) {
+                av_log(avctx, AV_LOG_ERROR, "Vector reuse without a left neighbour vector\n");
+                return AVERROR_INVALIDDATA;
+            }
+            mv = st->left;
+        } else {
+            int v[2];
+            for (int i = 0; i < 2; i++) {
+                size = get_vlc2(gb, dc_vlc[0].table, VLC_BITS, 2);
+                if (size < 0 || size > 7) {
+                    av_log(avctx, AV_LOG_ERROR, "Invalid motion vector code\n");
+                    return AVERROR_INVALIDDATA;
+                }
+                v[i] = size ? get_xbits(gb, size) : 0;
+            }
+            mv.x = v[0];    /* |v| < 128: sizes are at most 7 */
+            mv.y = v[1];
+        }
+        x = 8 * bx + mv.x;
+        y = 8 * by + mv.y;
+        if (x < 0 || y < 0 || x > g->w[plane] - 8 || y > g->h[plane] - 8) {
+            av_log(avctx, AV_LOG_ERROR,
+                   "Motion vector (%d,%d) of block (%d,%d) in plane %d points outside the plane\n",
+                   mv.x, mv.y, bx, by, plane);
+            return AVERROR_INVALIDDATA;
+        }
+        pred        = s->recon[!s->cur][plane] + y * stride + x;
+        st->left    = mv;
+    }
+    st->left_mv = use_mv;
+
+    size = get_vlc2(gb, dc_vlc[chroma].table, VLC_BITS, 2);
+    if (size < 0 || size > 11) {
+        av_log(avctx, AV_LOG_ERROR, "Invalid DC code in block (%d,%d) of plane %d\n",
+               bx, by, plane);
+        return AVERROR_INVALIDDATA;
+    }
+    diff = size ? get_xbits(gb, size) : 0;
+    *dc += diff;
+    if (*dc < INT16_MIN || *dc > INT16_MAX) {
+        av_log(avctx, AV_LOG_ERROR, "DC coefficient out of range\n");
+        return AVERROR_INVALIDDATA;
+    }
+    coef[0] = *dc;
+
+    for (int k = 1; k < 64;) {
+        int code = get_vlc2(gb, ac_vlc[chroma].table, VLC_BITS, 2);
+        int run  = code >> 4;
+        size     = code & 15;
+        if (code < 0) {
+            av_log(avctx, AV_LOG_ERROR, "Invalid AC code in block (%d,%d) of plane %d\n",
+                   bx, by, plane);
+            return AVERROR_INVALIDDATA;
+        }
+        if (!size) {
+            if (!run)
+                break;                  /* EOB */
+            run = 16;                   /* ZRL */
+            if (k + run > 63)
+                goto bad_run;
+            k += run;
+            continue;
+        }
+        k += run;
+        if (k > 63) {
+bad_run:
+            av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
+                   bx, by, plane);
+            return AVERROR_INVALIDDATA;
+        }
+        coef[k++] = get_xbits(gb, size);
+    }
+
+    s->dsp.dequant_idct(res, coef, q);
+    s->dsp.add_pred(dst, stride, pred, stride, res);
+    return 0;
+}
+
+static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
+                         int keyframe, const uint8_t q[3][64])
+{
+    const C63Geometry *g = &s->geo;
+    BlockState st[3][2] = { { { 0 } } };   /* per plane, per block row of the MCU */
+    int dc[3] = { 0 };                      /* DC predictors, per plane */
+    int ret;
+
+    for (int v = 0; v < g->mb_h; v++) {
+        for (int u = 0; u < g->mb_w; u++) {
+            for (int i = 0; i < 6; i++) {
+                int p  = i < 4 ? 0 : i - 3;
+                int bx = p ? u : 2 * u + (i & 1);
+                int by = p ? v : 2 * v + (i >> 1);
+                ret = decode_block(avctx, s, gb, p, bx, by, keyframe,
+                                   &st[p][p ? 0 : i >> 1], &dc[p], q[p]);
+                if (ret < 0)
+                    return ret;
+            }
+        }
+        /* Decoders may read at most 7 zero bits past the data (quirk Q2). */
+        if (get_bits_left(gb) < -7) {
+            av_log(avctx, AV_LOG_ERROR, "Entropy-coded data ends too early (MCU row %d)\n", v);
+            return AVERROR_INVALIDDATA;
+        }
+    }
+    return 0;
+}
+
+static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
+                            int *got_frame, AVPacket *avpkt)
+{
+    C63DecContext *s = avctx->priv_data;
+    C63FrameHeader h;
+    GetBitContext gb;
+    int ret, size;
+
+    ret = parse_header(avctx, avpkt->data, avpkt->size, &h);
+    if (ret < 0)
+        return ret;
+    if ((ret = setup_geometry(avctx, s, h.width, h.height)) < 0)
+        return ret;
+    if (!h.keyframe && !s->have_ref) {
+        av_log(avctx, AV_LOG_ERROR, "Inter frame without a reference frame\n");
+        return AVERROR_INVALIDDATA;
+    }
+
+    size = unstuff(avctx, s, h.data, avpkt->data + avpkt->size);
+    if (size < 0)
+        return size;
+    if ((ret = init_get_bits8(&gb, s->data, size)) < 0)
+        return ret;
+
+    s->cur ^= 1;
+    ret = decode_blocks(avctx, s, &gb, h.keyframe, h.q);
+    if (ret < 0) {
+        /* The reconstruction is damaged; wait for the next keyframe. */
+        s->have_ref = 0;
+        return ret;
+    }
+    s->have_ref = 1;
+
+    if ((ret = ff_get_buffer(avctx, frame, 0)) < 0)
+        return ret;
+    for (int p = 0; p < 3; p++) {
+        int w = p ? AV_CEIL_RSHIFT(h.width,  1) : h.width;
+        int hh = p ? AV_CEIL_RSHIFT(h.height, 1) : h.height;
+        av_image_copy_plane(frame->data[p], frame->linesize[p],
+                            s->recon[s->cur][p], s->geo.w[p], w, hh);
+    }
+    frame->key_frame = h.keyframe;
+    frame->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
+    *got_frame = 1;
+    return avpkt->size;
+}
+
+static void c63_decode_flush(AVCodecContext *avctx)
+{
+    C63DecContext *s = avctx->priv_data;
+    s->have_ref = 0;
+}
+
+static av_cold int c63_decode_close(AVCodecContext *avctx)
+{
+    C63DecContext *s = avctx->priv_data;
+    free_planes(s);
+    av_freep(&s->data);
+    s->data_size = 0;
+    return 0;
+}
+
+const FFCodec ff_c63_decoder = {
+    .p.name         = "c63",
+    .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec)"),
+    .p.type         = AVMEDIA_TYPE_VIDEO,
+    .p.id           = AV_CODEC_ID_C63,
+    .p.capabilities = AV_CODEC_CAP_DR1,
+    .priv_data_size = sizeof(C63DecContext),
+    .init           = c63_decode_init,
+    .close          = c63_decode_close,
+    .flush          = c63_decode_flush,
+    FF_CODEC_DECODE_CB(c63_decode_frame),
+    .caps_internal  = FF_CODEC_CAP_INIT_THREADSAFE | FF_CODEC_CAP_INIT_CLEANUP,
+};

@@ -1,0 +1,220 @@
+/*
+ * Codec63 encoder (CPU)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Codec63 encoder, bit-exact with the reference encoder: full-search motion
+ * estimation against the previous reconstruction, float DCT, JPEG-style
+ * entropy coding. Slice-threaded over MCU rows; the output does not depend
+ * on the thread count. Also the CPU twin of the c63_cuda encoder.
+ */
+
+#include <string.h>
+
+#include "libavutil/imgutils.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavcodec/avcodec.h"
+#include "libavcodec/codec_internal.h"
+#include "libavcodec/encode.h"
+#include "libavcodec/me_cmp.h"
+
+#include "c63.h"
+#include "c63dsp.h"
+#include "c63enc.h"
+#include "c63me.h"
+
+typedef struct C63EncContext {
+    const AVClass *class;
+    int qp;
+
+    C63DSPContext dsp;
+    MECmpContext  mecc;
+    C63Geometry   geo;
+    C63Writer     writer;
+    int           range[3];
+    uint8_t       q[3][64];
+
+    uint8_t      *orig[3];          ///< padded input planes
+    uint8_t      *recon[2][3];      ///< padded reconstructions: current, previous
+    uint16_t     *bsum[3];          ///< 8x8 sums of the previous reconstruction
+    int           cur;
+    int           since_key;
+    C63CodedFrame coded;
+} C63EncContext;
+
+static av_cold int c63_encode_init(AVCodecContext *avctx)
+{
+    C63EncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    int ret;
+
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0)
+        return ret;
+
+    ff_c63_geometry(&s->geo, avctx->width, avctx->height);
+    ff_c63_quant_tables(s->q, s->qp);
+    ff_c63_init_huff_codes();
+    ff_c63dsp_init(&s->dsp);
+    ff_me_cmp_init(&s->mecc, avctx);
+
+    for (int p = 0; p < 3; p++) {
+        size_t n = (size_t)g->w[p] * g->h[p];
+        s->orig[p]     = av_mallocz(n);
+        s->recon[0][p] = av_mallocz(n);
+        s->recon[1][p] = av_mallocz(n);
+        s->bsum[p]     = av_malloc_array(n, sizeof(*s->bsum[p]));
+        s->coded.coef[p] = av_malloc_array(n, sizeof(int16_t));
+        s->coded.mv[p]   = av_calloc(n / 64, sizeof(C63MV));
+        if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] || !s->bsum[p] ||
+            !s->coded.coef[p] || !s->coded.mv[p])
+            return AVERROR(ENOMEM);
+    }
+    s->since_key = avctx->gop_size;
+    return 0;
+}
+
+/* Thread job: 8x8 sums of the reference for the rows of MCU row v. */
+static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
+{
+    C63EncContext *s = avctx->priv_data;
+
+    for (int p = 0; p < 3; p++) {
+        int rows = p ? 8 : 16;
+        ff_c63_block_sums(s->bsum[p], s->recon[!s->cur][p], s->geo.w[p], s->geo.h[p],
+                          v * rows, rows);
+    }
+    return 0;
+}
+
+/* Thread job: motion estimation, transform and reconstruction of MCU row v. */
+static int encode_row(AVCodecContext *avctx, void *arg, int v, int thread)
+{
+    C63EncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    const int key = s->coded.keyframe;
+    int16_t res[64];
+
+    for (int p = 0; p < 3; p++) {
+        const ptrdiff_t stride = g->w[p];
+        const int bw = g->w[p] / 8, rows = p ? 1 : 2;
+        const uint8_t *ref = s->recon[!s->cur][p];
+        uint8_t *rec = s->recon[s->cur][p];
+
+        for (int by = v * rows; by < (v + 1) * rows; by++) {
+            for (int bx = 0; bx < bw; bx++) {
+                size_t b = (size_t)by * bw + bx;
+                const uint8_t *src = s->orig[p] + 8 * by * stride + 8 * bx;
+                const uint8_t *pred = NULL;
+                int16_t *coef = s->coded.coef[p] + 64 * b;
+
+                if (!key) {
+                    C63MV mv = ff_c63_motion_search(&s->mecc, s->orig[p], ref, s->bsum[p],
+                                                    g->w[p], g->h[p], bx, by, s->range[p]);
+                    s->coded.mv[p][b] = mv;
+                    pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
+                }
+                s->dsp.sub_pred(res, src, stride, pred, stride);
+                s->dsp.fdct_quant(coef, res, s->q[p]);
+                s->dsp.dequant_idct(res, coef, s->q[p]);
+                s->dsp.add_pred(rec + 8 * by * stride + 8 * bx, stride, pred, stride, res);
+            }
+        }
+    }
+    return 0;
+}
+
+static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
+                            const AVFrame *frame, int *got_packet)
+{
+    C63EncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    int ret;
+
+    for (int p = 0; p < 3; p++)
+        av_image_copy_plane(s->orig[p], g->w[p], frame->data[p], frame->linesize[p],
+                            p ? AV_CEIL_RSHIFT(g->width, 1) : g->width,
+                            p ? AV_CEIL_RSHIFT(g->height, 1) : g->height);
+
+    s->coded.keyframe = s->since_key >= avctx->gop_size ||
+                        frame->pict_type == AV_PICTURE_TYPE_I;
+    s->since_key      = s->coded.keyframe ? 1 : s->since_key + 1;
+    s->cur ^= 1;
+
+    if (!s->coded.keyframe)
+        avctx->execute2(avctx, bsum_rows, NULL, NULL, g->mb_h);
+    avctx->execute2(avctx, encode_row, NULL, NULL, g->mb_h);
+
+    if ((ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded)) < 0)
+        return ret;
+    *got_packet = 1;
+    return 0;
+}
+
+static av_cold int c63_encode_close(AVCodecContext *avctx)
+{
+    C63EncContext *s = avctx->priv_data;
+
+    for (int p = 0; p < 3; p++) {
+        av_freep(&s->orig[p]);
+        av_freep(&s->recon[0][p]);
+        av_freep(&s->recon[1][p]);
+        av_freep(&s->bsum[p]);
+        av_freep(&s->coded.coef[p]);
+        av_freep(&s->coded.mv[p]);
+    }
+    ff_c63_writer_free(&s->writer);
+    return 0;
+}
+
+#define OFFSET(x) offsetof(C63EncContext, x)
+#define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
+static const AVOption options[] = {
+    C63_ENCODER_OPTIONS(C63EncContext)
+    { NULL },
+};
+
+static const AVClass c63_class = {
+    .class_name = "c63 encoder",
+    .item_name  = av_default_item_name,
+    .option     = options,
+    .version    = LIBAVUTIL_VERSION_INT,
+};
+
+static const FFCodecDefault c63_defaults[] = {
+    C63_ENCODER_DEFAULTS
+};
+
+const FFCodec ff_c63_encoder = {
+    .p.name         = "c63",
+    .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec)"),
+    .p.type         = AVMEDIA_TYPE_VIDEO,
+    .p.id           = AV_CODEC_ID_C63,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_SLICE_THREADS,
+    .priv_data_size = sizeof(C63EncContext),
+    .init           = c63_encode_init,
+    FF_CODEC_ENCODE_CB(c63_encode_frame),
+    .close          = c63_encode_close,
+    .p.pix_fmts     = (const enum AVPixelFormat[]){ AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P,
+                                                    AV_PIX_FMT_NONE },
+    .p.priv_class   = &c63_class,
+    .defaults       = c63_defaults,
+    .caps_internal  = FF_CODEC_CAP_INIT_THREADSAFE | FF_CODEC_CAP_INIT_CLEANUP,
+};

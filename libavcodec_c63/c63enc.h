@@ -1,0 +1,69 @@
+/*
+ * Codec63 frame writer (shared by the c63 and c63_cuda encoders)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVCODEC_C63_C63ENC_H
+#define AVCODEC_C63_C63ENC_H
+
+#include <stdint.h>
+
+#include "libavutil/opt.h"
+#include "libavcodec/avcodec.h"
+
+#include "c63.h"
+
+/** Options common to the c63 encoders, with the same names and defaults. */
+#define C63_ENCODER_OPTIONS(Ctx)                                                 \
+    { "quality", "Quality factor (higher is finer)", offsetof(Ctx, qp),          \
+      AV_OPT_TYPE_INT, { .i64 = C63_QP_DEFAULT }, C63_QP_MIN, C63_QP_MAX, VE },
+
+/** Codec defaults common to the c63 encoders: -g 100, -me_range 0 (= 16). */
+#define C63_ENCODER_DEFAULTS        \
+    { "g",        "100" },          \
+    { "me_range", "0"   },          \
+    { NULL },
+
+/** Coded data of one frame, as the entropy writer takes it. */
+typedef struct C63CodedFrame {
+    int16_t *coef[3];   ///< 64 zigzag coefficients per block, block raster order
+    C63MV   *mv[3];     ///< vector per block (inter frames), block raster order
+    int      keyframe;
+} C63CodedFrame;
+
+typedef struct C63Writer {
+    uint8_t *bits;
+    unsigned bits_size;
+} C63Writer;
+
+/**
+ * Validate size, pixel format and options shared by both encoders, and
+ * return the search ranges to use.
+ */
+int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
+
+/**
+ * Entropy-code a frame and write it, headers and all, into pkt.
+ */
+int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
+                       const C63Geometry *g, const uint8_t q[3][64],
+                       const C63CodedFrame *f);
+
+void ff_c63_writer_free(C63Writer *w);
+
+#endif /* AVCODEC_C63_C63ENC_H */

@@ -1,0 +1,79 @@
+/*
+ * Codec63 motion estimation (CPU)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "libavutil/common.h"
+
+#include "c63me.h"
+
+void ff_c63_block_sums(uint16_t *dst, const uint8_t *src, int w, int h, int y0, int rows)
+{
+    const int y1 = FFMIN(y0 + rows, h - 7);
+
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *s = src + (ptrdiff_t)y * w;
+        uint16_t *d = dst + (ptrdiff_t)y * w;
+        unsigned ring[8] = { 0 }, acc = 0;
+
+        for (int x = 0; x < w; x++) {
+            unsigned cs = 0;
+            for (int i = 0; i < 8; i++)
+                cs += s[x + i * w];
+            acc += cs - ring[x & 7];
+            ring[x & 7] = cs;
+            if (x >= 7)
+                d[x - 7] = acc;
+        }
+    }
+}
+
+C63MV ff_c63_motion_search(const MECmpContext *mecc, const uint8_t *cur, const uint8_t *ref,
+                           const uint16_t *ref_sums, int w, int h, int bx, int by, int r)
+{
+    const int mx = 8 * bx, my = 8 * by;
+    const int x0 = FFMAX(0, mx - r), x1 = FFMIN(mx + r, w - 8);
+    const int y0 = FFMAX(0, my - r), y1 = FFMIN(my + r, h - 8);
+    uint8_t *blk = (uint8_t *)cur + (ptrdiff_t)my * w + mx;
+    C63MV mv = { 0, 0 };
+    int best = INT_MAX, sum = 0;
+
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            sum += blk[i * w + j];
+
+    for (int y = y0; y < y1; y++) {
+        const uint16_t *sums = ref_sums + (ptrdiff_t)y * w;
+        uint8_t *cand = (uint8_t *)ref + (ptrdiff_t)y * w;
+        for (int x = x0; x < x1; x++) {
+            int sad;
+            if (abs(sum - sums[x]) >= best)
+                continue;
+            sad = mecc->sad[1](NULL, blk, cand + x, w, 8);
+            if (sad < best) {
+                best = sad;
+                mv.x = x - mx;
+                mv.y = y - my;
+            }
+        }
+    }
+    return mv;
+}

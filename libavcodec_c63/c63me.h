@@ -1,0 +1,49 @@
+/*
+ * Codec63 motion estimation (CPU)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVCODEC_C63_C63ME_H
+#define AVCODEC_C63_C63ME_H
+
+#include <stdint.h>
+
+#include "libavcodec/me_cmp.h"
+
+#include "c63.h"
+
+/**
+ * Sums of the 8x8 blocks at every position (x, y) of a plane, for rows
+ * y0 .. y0 + rows - 1 (positions with x <= w - 8 and y <= h - 8 only).
+ * dst has the plane's layout (stride w).
+ */
+void ff_c63_block_sums(uint16_t *dst, const uint8_t *src, int w, int h, int y0, int rows);
+
+/**
+ * Full search of FORMAT.md section 6: the vector of block (bx, by) of a
+ * w x h plane against ref within range r (candidates x in
+ * [max(0, 8bx - r), min(8bx + r, w - 8)), likewise y; y outer, x inner;
+ * first strictly smaller SAD wins; (0, 0) if the window is empty).
+ * Candidates whose block-sum difference alone reaches the best SAD so far
+ * are skipped: that bound is never below their SAD, so the result is the
+ * same as without it.
+ */
+C63MV ff_c63_motion_search(const MECmpContext *mecc, const uint8_t *cur, const uint8_t *ref,
+                           const uint16_t *ref_sums, int w, int h, int bx, int by, int r);
+
+#endif /* AVCODEC_C63_C63ME_H */

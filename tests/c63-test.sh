@@ -1,0 +1,129 @@
+#!/bin/sh
+# Codec63 FATE test driver, run by fate-run.sh's runlocal from the build
+# directory: c63-test.sh MODE ARGS... SRC_TESTS
+# Prints what the test's reference holds; exits non-zero when a check fails.
+
+FFMPEG=${FFMPEG:-./ffmpeg}
+FFPROBE=${FFPROBE:-./ffprobe}
+mode=$1; shift
+# runlocal appends the tests directory of the source tree: take it off
+eval "base=\${$#}"
+n=$# i=0
+for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
+shift $n
+SAMPLES=$base/c63/samples
+TMP=${TMPDIR:-/tmp}/c63-fate.$$
+mkdir -p "$TMP" || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+ff()  { "$FFMPEG" -nostdin -hide_banner -v error -bitexact "$@"; }
+md5() { md5sum | cut -d' ' -f1; }
+
+# vector sizes, as in the vectors' README
+size_of() {
+    case $1 in
+    tiny) echo 16x16 ;; odd_height) echo 176x100 ;; qcif_keyint) echo 176x144 ;;
+    cif_testsrc2|cif_noise) echo 352x288 ;; mandel) echo 320x240 ;;
+    hd1080_testsrc2) echo 1920x1080 ;; *) echo "unknown vector $1" >&2; exit 1 ;;
+    esac
+}
+
+# The first error the c63 decoder or encoder logged, without the address.
+first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
+
+case $mode in
+dec)        # decoded output md5 (reference decoder's md5 in the ref)
+    ff -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - | md5
+    ;;
+enc)        # encoded md5 from the stored input (reference encoder's md5)
+    name=$1; shift
+    xz -dc "$SAMPLES/$name.yuv.xz" |
+        ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - -c:v c63 "$@" -f c63 - | md5
+    ;;
+remux)      # c63 -> container -> c63 gives back the same bytes
+    name=$1 fmt=$2
+    ff -i "$SAMPLES/$name.c63" -c copy -f "$fmt" "$TMP/x.$fmt" || exit 1
+    ff -i "$TMP/x.$fmt" -c copy -f c63 - | md5
+    ;;
+probe)      # what ffprobe reports of a raw .c63 file
+    "$FFPROBE" -v error -count_frames -show_entries \
+        format=format_name:stream=codec_name,codec_type,width,height,pix_fmt,nb_read_frames \
+        -of default=noprint_wrappers=1 "$SAMPLES/$1.c63"
+    ;;
+probe-jpeg) # an ordinary JPEG is not taken for c63
+    ff -f lavfi -i testsrc2=s=64x48 -frames:v 1 -pix_fmt yuvj420p -c:v mjpeg "$TMP/x.jpg" || exit 1
+    "$FFPROBE" -v error -show_entries format=format_name -of default=noprint_wrappers=1 "$TMP/x.jpg"
+    ;;
+bad)        # hostile input: clear error, non-zero exit, no frame passed off as good
+    case $1 in
+    truncated)    head -c 3000 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+    no-eoi)       head -c 700 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+    garbled-sof)  { head -c 210 "$SAMPLES/tiny.c63"; printf '\007';
+                    tail -c +212 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
+    zero-size)    { head -c 206 "$SAMPLES/tiny.c63"; printf '\000\000';
+                    tail -c +209 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
+    missing-dqt)  { head -c 2 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
+    repeated-sof) { head -c 221 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
+    size-change)  cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/in.c63" ;;
+    no-reference) # tiny.c63 without its first (key) frame
+                  n=$(ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 - | wc -c)
+                  tail -c +$((n + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+    mv-outside)   cp "$SAMPLES/bad_mv.c63" "$TMP/in.c63" ;;
+    bad-ac-run)   cp "$SAMPLES/bad_run.c63" "$TMP/in.c63" ;;
+    *) echo "unknown case $1"; exit 1 ;;
+    esac
+    "$FFMPEG" -nostdin -nostats -hide_banner -xerror -f c63 -i "$TMP/in.c63" -f framecrc - \
+        > "$TMP/out" 2> "$TMP/err"
+    status=$?
+    echo "exit status non-zero: $([ $status -ne 0 ] && echo yes || echo no)"
+    first_error "$TMP/err"
+    echo "frames output: $(grep -c '^0,' "$TMP/out")"
+    ;;
+size)       # odd sizes round-trip to the same size and frame count
+    s=$1
+    ff -f lavfi -i "testsrc2=s=176x144:r=25,scale=$(echo "$s" | tr x :)" -frames:v 5 \
+       -c:v c63 -f c63 "$TMP/x.c63" || exit 1
+    "$FFPROBE" -v error -count_frames -show_entries stream=width,height,nb_read_frames \
+        -of default=noprint_wrappers=1 "$TMP/x.c63"
+    ff -i "$TMP/x.c63" -f rawvideo - | md5
+    ;;
+encopt)     # encode a lavfi clip with options; md5 and key frame count
+    src=$1; shift
+    ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
+    "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$TMP/x.c63" | sort | uniq -c |
+        sed 's/^ *//'
+    ;;
+threads)    # output identical for every thread count
+    name=$1
+    for t in 1 2 3; do
+        xz -dc "$SAMPLES/$name.yuv.xz" |
+            ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - \
+               -threads $t -c:v c63 -f c63 - | md5 > "$TMP/t$t"
+    done
+    cmp -s "$TMP/t1" "$TMP/t2" && cmp -s "$TMP/t1" "$TMP/t3" || { echo "thread counts differ"; exit 1; }
+    echo "threads 1, 2, 3: identical"
+    cat "$TMP/t1"
+    ;;
+psnr)       # encode-decode PSNR on a textured source stays in the expected range
+    src=$1 lo=$2 hi=$3; shift 3
+    ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" -f lavfi -i "$src" \
+        -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - 2>/dev/null > "$TMP/psnr" || exit 1
+    p=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
+             END { printf "%.2f", s / n }' "$TMP/psnr")
+    echo "frames: $(wc -l < "$TMP/psnr")"
+    echo "mean psnr_avg: $p dB"
+    awk -v p="$p" -v lo="$lo" -v hi="$hi" 'BEGIN { ok = p >= lo && p <= hi;
+        print "in range [" lo ", " hi "]: " (ok ? "yes" : "no"); exit !ok }'
+    ;;
+refuse)     # invalid options and sizes are refused with a clear message
+    src=$1; shift
+    "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 1 -c:v c63 "$@" \
+        -f null - > /dev/null 2> "$TMP/err" && { echo "accepted"; exit 1; }
+    echo "refused"
+    first_error "$TMP/err"
+    ;;
+*)
+    echo "unknown mode $mode"; exit 1 ;;
+esac

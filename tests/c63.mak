@@ -1,0 +1,62 @@
+# Codec63 tests (CPU). See tests/fate.mak.
+
+C63_TEST = runlocal c63/c63-test.sh
+C63_VECTORS = tiny odd_height qcif_keyint cif_testsrc2 cif_noise mandel hd1080_testsrc2
+
+# Decoder: every reference vector decodes to the reference decoder's md5.
+FATE_C63_DEC = $(C63_VECTORS:%=fate-c63-dec-%)
+$(FATE_C63_DEC): CMD = $(C63_TEST) dec $(@:fate-c63-dec-%=%)
+
+# Encoder: every vector's stored input encodes to the reference encoder's md5.
+FATE_C63_ENC = $(C63_VECTORS:%=fate-c63-enc-%)
+$(FATE_C63_ENC): CMD = $(C63_TEST) enc $(@:fate-c63-enc-%=%)
+
+# framecrc of a decoded stream (key flags, timestamps, per-frame CRCs).
+FATE_C63_ALL += fate-c63-framecrc-qcif
+fate-c63-framecrc-qcif: CMD = framecrc -i $(C63_SAMPLES)/qcif_keyint.c63
+
+# Remuxing round trips give back the identical .c63 bytes.
+FATE_C63_REMUX = $(addprefix fate-c63-remux-,matroska avi nut)
+$(FATE_C63_REMUX): CMD = $(C63_TEST) remux cif_testsrc2 $(@:fate-c63-remux-%=%)
+
+# Probing.
+FATE_C63_ALL += fate-c63-probe fate-c63-probe-odd fate-c63-probe-jpeg
+fate-c63-probe:      CMD = $(C63_TEST) probe qcif_keyint
+fate-c63-probe-odd:  CMD = $(C63_TEST) probe odd_height
+fate-c63-probe-jpeg: CMD = $(C63_TEST) probe-jpeg
+
+# Hostile input.
+C63_BAD = truncated no-eoi garbled-sof zero-size missing-dqt repeated-sof \
+          size-change no-reference mv-outside bad-ac-run
+FATE_C63_BAD = $(C63_BAD:%=fate-c63-bad-%)
+$(FATE_C63_BAD): CMD = $(C63_TEST) bad $(@:fate-c63-bad-%=%)
+
+# Encoder sizes, options, threads, quality.
+C63_SIZES = 1x1 17x9 65x33 720x577
+FATE_C63_SIZE = $(C63_SIZES:%=fate-c63-size-%)
+$(FATE_C63_SIZE): CMD = $(C63_TEST) size $(@:fate-c63-size-%=%)
+
+C63_CLIP = testsrc2=s=176x144:r=25,trim=end_frame=12
+FATE_C63_OPT = fate-c63-quality-1 fate-c63-quality-50 fate-c63-gop-1 fate-c63-gop-5 \
+               fate-c63-me-range-4 fate-c63-yuvj420p
+fate-c63-quality-1:  CMD = $(C63_TEST) encopt $(C63_CLIP) -quality 1
+fate-c63-quality-50: CMD = $(C63_TEST) encopt $(C63_CLIP) -quality 50
+fate-c63-gop-1:      CMD = $(C63_TEST) encopt $(C63_CLIP) -g 1
+fate-c63-gop-5:      CMD = $(C63_TEST) encopt $(C63_CLIP) -g 5
+fate-c63-me-range-4: CMD = $(C63_TEST) encopt $(C63_CLIP) -me_range 4
+fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
+
+FATE_C63_ALL += fate-c63-threads fate-c63-psnr
+fate-c63-threads: CMD = $(C63_TEST) threads cif_noise
+fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45
+
+C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536
+FATE_C63_REFUSE = $(C63_REFUSE:%=fate-c63-refuse-%)
+fate-c63-refuse-quality-0:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 0
+fate-c63-refuse-quality-51:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 51
+fate-c63-refuse-gop-0:       CMD = $(C63_TEST) refuse testsrc2=s=32x32 -g 0
+fate-c63-refuse-me-range-65: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -me_range 65
+fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
+
+FATE_C63_ALL += $(FATE_C63_DEC) $(FATE_C63_ENC) $(FATE_C63_REMUX) $(FATE_C63_BAD) \
+                $(FATE_C63_SIZE) $(FATE_C63_OPT) $(FATE_C63_REFUSE)

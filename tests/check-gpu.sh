@@ -1,0 +1,22 @@
+#!/bin/sh
+# make check-gpu: every GPU test. Without a usable CUDA device it says so
+# plainly and skips; it never reports a pass it did not run.
+BUILD=$1 OBJ=$2 JOBS=${3:-2}
+
+probe=$("$BUILD/ffmpeg" -hide_banner -v error -init_hw_device cuda=gpu \
+        -f lavfi -i nullsrc=s=16x16 -frames:v 1 -f null - 2>&1)
+if [ $? -ne 0 ]; then
+    echo "check-gpu: SKIPPED: no usable CUDA device on this machine"
+    echo "check-gpu: ffmpeg said: $(echo "$probe" | tail -n 1)"
+    echo "check-gpu: 0 passed, 0 failed, all skipped"
+    exit 0
+fi
+
+fail=0
+make -C "$OBJ" -k -j"$JOBS" fate-c63-gpu || fail=1
+for t in "$BUILD"/checkcuda; do
+    [ -x "$t" ] || continue
+    "$t" || fail=1
+done
+[ $fail -eq 0 ] && echo "check-gpu: all GPU tests passed" || echo "check-gpu: FAILED"
+exit $fail

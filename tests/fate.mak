@@ -1,0 +1,27 @@
+# Codec63 and CUDA filter FATE tests. This folder is linked into the FFmpeg
+# tree as tests/c63 and this file is included from tests/Makefile.
+#
+#   fate-c63-all   every test that runs without a GPU (make check)
+#   fate-c63-gpu   every test that needs a CUDA device (make check-gpu)
+#
+# Each included file appends its tests to FATE_C63_ALL or FATE_C63_GPU.
+
+C63_TESTS   = $(SRC_PATH)/tests/c63
+C63_SAMPLES = $(C63_TESTS)/samples
+
+include $(C63_TESTS)/c63.mak
+include $(C63_TESTS)/cudadiff.mak
+
+# References live in tests/c63/ref/, not in FFmpeg's tests/ref/fate/.
+$(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+
+FATE_FFMPEG_FFPROBE += $(FATE_C63_ALL)
+FATE_HW-yes += $(FATE_C63_GPU)
+$(FATE_C63_GPU): ffmpeg$(PROGSSUF)$(EXESUF) ffprobe$(PROGSSUF)$(EXESUF)
+
+fate-c63-all: $(FATE_C63_ALL)
+fate-c63-gpu: $(FATE_C63_GPU)
+fate-c63-list:
+	@printf '%s\n' $(FATE_C63_ALL:fate-%=%)
+fate-c63-gpu-list:
+	@printf '%s\n' $(FATE_C63_GPU:fate-%=%)
