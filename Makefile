@@ -121,8 +121,8 @@ configure: $(CONFIG_STAMP)
 
 build: $(CONFIG_STAMP)
 	+$(MAKE) -C $(OBJ) -j$(JOBS) ffmpeg ffprobe
-	@cmp -s $(OBJ)/ffmpeg $(BUILD)/ffmpeg || cp $(OBJ)/ffmpeg $(BUILD)/ffmpeg
-	@cmp -s $(OBJ)/ffprobe $(BUILD)/ffprobe || cp $(OBJ)/ffprobe $(BUILD)/ffprobe
+	@for p in ffmpeg ffprobe; do cmp -s $(OBJ)/$$p $(BUILD)/$$p || \
+	    { cp $(OBJ)/$$p $(BUILD)/$$p.tmp && mv -f $(BUILD)/$$p.tmp $(BUILD)/$$p; } || exit 1; done
 	@echo "built: build/ffmpeg build/ffprobe"
 
 # ------------------------------------------------------------------ tests ---

@@ -148,91 +148,123 @@ static av_always_inline int round_away(double x)
     return t + (f >= 0.5) - (f <= -0.5);
 }
 
+/* Eight floats, operated on element by element exactly as scalar code
+ * would; GCC and Clang map it onto whatever vector unit the target has. */
+typedef float   v8sf __attribute__((vector_size(32), aligned(32)));
+typedef int32_t v8si __attribute__((vector_size(32), aligned(32)));
+typedef int16_t v8hi __attribute__((vector_size(16), aligned(16)));
+
+/* (int16_t) of each element, after clamping into the int16 range (which
+ * only hostile streams leave; the conversion truncates toward zero). */
+static av_always_inline void store_int16(int16_t *dst, v8sf v)
+{
+    const v8sf lo = { -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768 };
+    const v8sf hi = {  32767,  32767,  32767,  32767,  32767,  32767,  32767,  32767 };
+    v8si m = v < lo;
+    v8hi h;
+    v = (v8sf)((m & (v8si)lo) | (~m & (v8si)v));
+    m = v > hi;
+    v = (v8sf)((m & (v8si)hi) | (~m & (v8si)v));
+    h = __builtin_convertvector(__builtin_convertvector(v, v8si), v8hi);
+    memcpy(dst, &h, sizeof(h));
+}
+
+static av_always_inline v8sf load8(const float *p)
+{
+    v8sf v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/* out[r] = sum_j in[r][j] * m[j], j increasing, for each of the 8 rows r. */
+static av_always_inline void pass_rows(v8sf out[8], const float in[64], const v8sf m[8])
+{
+    for (int r = 0; r < 8; r++) {
+        v8sf acc = { 0 };
+        for (int j = 0; j < 8; j++)
+            acc += in[8 * r + j] * m[j];
+        out[r] = acc;
+    }
+}
+
+/* out[i] = sum_j m[j][i] * in[j], j increasing, for each output row i. */
+static av_always_inline void pass_cols(v8sf out[8], const v8sf in[8], const float m[8][8])
+{
+    for (int i = 0; i < 8; i++) {
+        v8sf acc = { 0 };
+        for (int j = 0; j < 8; j++)
+            acc += in[j] * m[j][i];
+        out[i] = acc;
+    }
+}
+
 static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
 {
-    float x[8][8], y[8][8], z[8][8];
+    v8sf y[8], z[8], bt[8];
+    const v8sf su = load8(scale_u);
+    float xf[64], zf[64];
 
-    for (int r = 0; r < 8; r++)
-        for (int i = 0; i < 8; i++)
-            x[r][i] = res[r * 8 + i];
+    for (int j = 0; j < 8; j++)
+        bt[j] = load8(T[j]);
+    for (int i = 0; i < 64; i++)
+        xf[i] = res[i];
 
-    /* Forward 1-D DCT uses T[j][i]: rows of T scaled by the input. */
-    for (int r = 0; r < 8; r++) {
-        float acc[8] = { 0 };
-        for (int j = 0; j < 8; j++)
-            for (int i = 0; i < 8; i++)
-                acc[i] += x[r][j] * T[j][i];
-        memcpy(y[r], acc, sizeof(acc));
-    }
+    /* Forward 1-D DCT: out[i] = sum_j in[j] * T[j][i]. */
+    pass_rows(y, xf, bt);
+    pass_cols(z, y, T);
     for (int i = 0; i < 8; i++) {
-        float acc[8] = { 0 };
-        for (int j = 0; j < 8; j++)
-            for (int c = 0; c < 8; c++)
-                acc[c] += y[j][c] * T[j][i];
-        for (int c = 0; c < 8; c++)
-            z[i][c] = acc[c] * scale_u[c] * scale_u[i];
+        v8sf v = z[i] * su * scale_u[i];
+        memcpy(zf + 8 * i, &v, sizeof(v));
     }
 
-    for (int k = 0; k < 64; k++) {
-        int n = ff_zigzag_direct[k];
-        float d = z[n >> 3][n & 7];
-        coef[k] = (int16_t)round_away((double)d / 4.0 / (double)q[k]);
-    }
+    for (int k = 0; k < 64; k++)
+        coef[k] = (int16_t)round_away((double)zf[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
 }
 
 static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_t q[64])
 {
-    float x[8][8] = { { 0 } }, y[8][8];
-    int nz = 0, last = 0;
+    float xf[64];
+    v8sf y[8], z[8], bt[8];
+    int last = -1;
 
     for (int k = 0; k < 64; k++) {
-        /* coef * q is an exact integer in float; halve-away rounding of
-         * that integer / 4 done in integers equals the reference's double
-         * round(). */
+        /* coef * q is an exact integer in float; rounding that integer / 4
+         * half away from zero in integers, (p + 2 - (p < 0)) >> 2, equals
+         * the reference's double round(). Branchless: blocks are dense. */
         int p = coef[k] * q[k];
-        int n;
-        if (!p)
-            continue;
-        n = ff_zigzag_direct[k];
-        x[n >> 3][n & 7] = p >= 0 ? (p + 2) >> 2 : -((-p + 2) >> 2);
-        nz++;
-        last = k;
+        xf[ff_zigzag_direct[k]] = (p + 2 - (p < 0)) >> 2;
+        last = p ? k : last;
     }
 
-    if (!nz) {
+    if (last < 0) {
         memset(res, 0, 64 * sizeof(*res));
         return;
     }
     if (last == 0) {
         /* DC only: every product but T[.][0] * dc is +-0, T[.][0] = 1, so
          * every output equals the scaled DC exactly. */
-        float dc = x[0][0] * C63_ISQRT2 * C63_ISQRT2;
+        float dc = xf[0] * C63_ISQRT2 * C63_ISQRT2;
         int16_t v = (int16_t)av_clipf(dc, -32768.0f, 32767.0f);
         for (int i = 0; i < 64; i++)
             res[i] = v;
         return;
     }
 
-    for (int r = 0; r < 8; r++)
-        for (int c = 0; c < 8; c++)
-            x[r][c] = x[r][c] * scale_u[c] * scale_u[r];
+    {
+        const v8sf su = load8(scale_u);
+        for (int r = 0; r < 8; r++) {
+            v8sf v = load8(xf + 8 * r) * su * scale_u[r];
+            memcpy(xf + 8 * r, &v, sizeof(v));
+        }
+    }
+    for (int j = 0; j < 8; j++)
+        bt[j] = load8(Tt[j]);
 
-    /* Inverse 1-D DCT uses T[i][j]. */
-    for (int r = 0; r < 8; r++) {
-        float acc[8] = { 0 };
-        for (int j = 0; j < 8; j++)
-            for (int i = 0; i < 8; i++)
-                acc[i] += x[r][j] * Tt[j][i];
-        memcpy(y[r], acc, sizeof(acc));
-    }
-    for (int i = 0; i < 8; i++) {
-        float acc[8] = { 0 };
-        for (int j = 0; j < 8; j++)
-            for (int c = 0; c < 8; c++)
-                acc[c] += y[j][c] * T[i][j];
-        for (int c = 0; c < 8; c++)
-            res[i * 8 + c] = (int16_t)av_clipf(acc[c], -32768.0f, 32767.0f);
-    }
+    /* Inverse 1-D DCT: out[i] = sum_j in[j] * T[i][j]. */
+    pass_rows(y, xf, bt);
+    pass_cols(z, y, Tt);
+    for (int i = 0; i < 8; i++)
+        store_int16(res + 8 * i, z[i]);
 }
 
 static void add_pred_c(uint8_t *dst, ptrdiff_t dst_stride,
