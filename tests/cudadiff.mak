@@ -1,0 +1,63 @@
+# framediff, framediffapply and cudadiff tests. Included from fate.mak;
+# each test runs tests/cudadiff.sh (see there), whose output is compared
+# with tests/ref/<test>.
+
+CUDADIFF_SH = sh $(C63_TESTS)/cudadiff.sh
+
+# 10 frames with texture and temporal noise, so thresholds matter.
+CUDADIFF_SRC     = testsrc2=s=96x64:r=10:d=1,noise=alls=20:allf=t
+CUDADIFF_SRC_ODD = testsrc2=s=34x18:r=10:d=1,format=rgb24,crop=w=33:h=17:x=0:y=0,noise=alls=20:allf=t
+
+# ---------------------------------------------------------------- CPU ---
+
+fate-framediff-recon:     CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=yuv420p" "framediff"
+fate-framediff-diff:      CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=yuv420p" "framediff=threshold=10:mode=diff"
+fate-framediff-mask:      CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=rgb24" "framediff=mode=mask"
+fate-framediff-thr0:      CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=yuv420p" "framediff=threshold=0"
+fate-framediff-thr255:    CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=yuv420p" "framediff=threshold=255:mode=mask"
+fate-framediff-refresh:   CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=nv12" "framediff=threshold=40:refresh=4:mode=diff"
+fate-framediff-threads:   CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "$(CUDADIFF_SRC),format=yuv420p" "framediff=threshold=15" threads
+fate-framediff-layout:    CMD = $(CUDADIFF_SH) frames $$(target_path ffmpeg) "testsrc2=s=8x4:r=5:d=0.6,format=rgb24,crop=w=7:h=3:x=0:y=0,noise=alls=30:allf=t,format=yuyv422" "framediff=threshold=25" entries
+fate-framediff-receiver:  CMD = $(CUDADIFF_SH) receiver $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" "format=yuv420p" "threshold=15:refresh=6"
+fate-framediff-receiver-packed: CMD = $(CUDADIFF_SH) receiver $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" "format=yuyv422" "threshold=30"
+fate-framediff-sizechange: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "scale=w=64+8*trunc(n/2):h=48:eval=frame,format=yuv420p,framediff"
+fate-framediffapply-nolist: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,framediffapply"
+
+FATE_CUDADIFF_CPU = fate-framediff-recon fate-framediff-diff fate-framediff-mask \
+                    fate-framediff-thr0 fate-framediff-thr255 fate-framediff-refresh \
+                    fate-framediff-threads fate-framediff-layout \
+                    fate-framediff-receiver fate-framediff-receiver-packed \
+                    fate-framediff-sizechange fate-framediffapply-nolist
+
+$(FATE_CUDADIFF_CPU): $(C63_TESTS)/cudadiff.sh
+FATE_C63_ALL += $(FATE_CUDADIFF_CPU)
+
+# ---------------------------------------------------------------- GPU ---
+
+# cudadiff must equal framediff on every format at several sizes, odd ones
+# included (cut from a larger picture: testsrc2 makes even sizes only);
+# tests/cudadiff.sh compares frames, metadata and side data.
+CUDADIFF_FORMATS = yuv420p yuva420p nv12 yuv444p 0rgb 0bgr rgb0 bgr0 \
+                   yuyv422 uyvy422 rgb24 bgr24 gray
+CUDADIFF_SIZES   = 33x17 321x241 1280x720
+
+define CUDADIFF_GPU_TEST
+fate-cudadiff-$(1)-$(2): CMD = $$(CUDADIFF_SH) gpu $$$$(target_path ffmpeg) "testsrc2=s=1280x720:r=10:d=0.5,format=rgb24,crop=w=$(word 1,$(subst x, ,$(2))):h=$(word 2,$(subst x, ,$(2))):x=0:y=0,noise=alls=20:allf=t" $(1) "threshold=20"
+FATE_CUDADIFF_GPU += fate-cudadiff-$(1)-$(2)
+endef
+$(foreach f,$(CUDADIFF_FORMATS),$(foreach s,$(CUDADIFF_SIZES),$(eval $(call CUDADIFF_GPU_TEST,$(f),$(s)))))
+
+fate-cudadiff-1080p:   CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "testsrc2=s=1920x1080:r=10:d=0.3,noise=alls=20:allf=t" nv12 "threshold=20"
+fate-cudadiff-diff:    CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" yuv420p "threshold=10:mode=diff"
+fate-cudadiff-mask:    CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" rgb24 "mode=mask"
+fate-cudadiff-thr0:    CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" yuyv422 "threshold=0"
+fate-cudadiff-thr255:  CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" nv12 "threshold=255:mode=mask"
+fate-cudadiff-refresh: CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC)" yuv444p "threshold=40:refresh=4:mode=diff"
+fate-cudadiff-badformat: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=p010le,hwupload_cuda,cudadiff"
+
+FATE_CUDADIFF_GPU += fate-cudadiff-1080p fate-cudadiff-diff fate-cudadiff-mask \
+                     fate-cudadiff-thr0 fate-cudadiff-thr255 fate-cudadiff-refresh \
+                     fate-cudadiff-badformat
+
+$(FATE_CUDADIFF_GPU): $(C63_TESTS)/cudadiff.sh
+FATE_C63_GPU += $(FATE_CUDADIFF_GPU)

@@ -1,0 +1,79 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Shared by the framediff, cudadiff and framediffapply filters: picture
+ * geometry, and the export of the sent list as side data and metadata.
+ */
+
+#ifndef AVFILTER_CUDADIFF_FRAMEDIFF_H
+#define AVFILTER_CUDADIFF_FRAMEDIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libavutil/frame.h"
+#include "libavutil/pixfmt.h"
+
+enum FrameDiffMode {
+    FRAMEDIFF_MODE_RECON,
+    FRAMEDIFF_MODE_DIFF,
+    FRAMEDIFF_MODE_MASK,
+    FRAMEDIFF_MODE_NB,
+};
+
+/** The picture as the sent list indexes it: planes of bytes, packed. */
+typedef struct FrameDiffGeometry {
+    int      nb_planes;
+    int      width[4];      ///< bytes per line
+    int      height[4];     ///< lines
+    uint32_t offset[5];     ///< start of each plane; offset[nb_planes] = size
+    uint32_t size;          ///< bytes in the packed picture
+} FrameDiffGeometry;
+
+/**
+ * @return 1 if every byte of every plane of fmt is a whole 8-bit sample (or
+ *         padding), so that the per-byte difference is meaningful.
+ */
+int ff_framediff_format_is_8bit(enum AVPixelFormat fmt);
+
+/**
+ * Fill g for a software format. Logs and returns an AVERROR if the format
+ * is not an 8-bit one or the picture is too large.
+ */
+int ff_framediff_geometry(FrameDiffGeometry *g, enum AVPixelFormat fmt,
+                          int w, int h, void *log_ctx);
+
+/**
+ * Attach an AV_FRAME_DATA_DIFF_LIST side data of nb_sent entries to frame,
+ * replacing any earlier one, and write its header. The caller fills the
+ * entries at *pos (nb_sent little-endian uint32) and *delta (nb_sent
+ * little-endian int16).
+ */
+int ff_framediff_new_side_data(AVFrame *frame, const FrameDiffGeometry *g,
+                               int threshold, int refresh, uint32_t index,
+                               uint32_t nb_sent, uint8_t **pos, uint8_t **delta);
+
+/**
+ * Set the lavfi.cudadiff.* metadata of frame from its side data (counted
+ * per plane from the sorted positions).
+ */
+int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g);
+
+#endif /* AVFILTER_CUDADIFF_FRAMEDIFF_H */

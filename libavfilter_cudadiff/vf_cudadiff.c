@@ -1,0 +1,434 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Send only the bytes that changed by more than a threshold, keeping the
+ * picture the receiver shows, on CUDA frames. framediff is its software
+ * twin and produces identical frames, metadata and side data.
+ */
+
+#include <string.h>
+
+#include "libavutil/common.h"
+#include "libavutil/cuda_check.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+
+#include "libavfilter/avfilter.h"
+#include "libavfilter/formats.h"
+#include "libavfilter/internal.h"
+#include "libavfilter/video.h"
+#include "libavfilter/cuda/load_helper.h"
+
+#include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cuda_kernels/cudadiff.h"
+
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
+
+/* Alignment of the lines of R on the device. */
+#define RECV_ALIGN 256
+
+static const enum AVPixelFormat supported_formats[] = {
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVA420P, AV_PIX_FMT_NV12, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_0RGB, AV_PIX_FMT_0BGR, AV_PIX_FMT_RGB0, AV_PIX_FMT_BGR0,
+    AV_PIX_FMT_YUYV422, AV_PIX_FMT_UYVY422, AV_PIX_FMT_RGB24, AV_PIX_FMT_BGR24,
+    AV_PIX_FMT_GRAY8,
+};
+
+typedef struct CudaDiffContext {
+    const AVClass *class;
+
+    int threshold;
+    int mode;
+    int refresh;
+
+    AVCUDADeviceContext *hwctx;
+    CUmodule    cu_module;
+    CUfunction  cu_func_aligned;
+    CUfunction  cu_func_unaligned;
+
+    enum AVPixelFormat sw_format;
+    int w, h;
+    FrameDiffGeometry g;
+    CudaDiffParams params;
+
+    CUdeviceptr d_recv;         ///< R, lines of RECV_ALIGN-aligned pitch
+    CUdeviceptr d_status;       ///< one uint64 per tile
+    CUdeviceptr d_counters;     ///< tile ticket, number of entries
+    CUdeviceptr d_list;         ///< positions, then deltas
+    size_t      delta_offset;
+
+    uint32_t frame_index;
+    uint32_t epoch;
+} CudaDiffContext;
+
+static void free_device(AVFilterContext *ctx)
+{
+    CudaDiffContext *s = ctx->priv;
+    CudaFunctions *cu;
+    CUcontext dummy;
+
+    if (!s->hwctx)
+        return;
+    cu = s->hwctx->internal->cuda_dl;
+
+    if (CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx)) < 0)
+        return;
+    if (s->d_recv)
+        CHECK_CU(cu->cuMemFree(s->d_recv));
+    if (s->d_status)
+        CHECK_CU(cu->cuMemFree(s->d_status));
+    if (s->d_counters)
+        CHECK_CU(cu->cuMemFree(s->d_counters));
+    if (s->d_list)
+        CHECK_CU(cu->cuMemFree(s->d_list));
+    if (s->cu_module)
+        CHECK_CU(cu->cuModuleUnload(s->cu_module));
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+
+    s->d_recv = s->d_status = s->d_counters = s->d_list = 0;
+    s->cu_module = NULL;
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    free_device(ctx);
+}
+
+/* Allocate and clear everything the kernel needs, once per configuration. */
+static int alloc_device(AVFilterContext *ctx)
+{
+    CudaDiffContext *s = ctx->priv;
+    CudaFunctions *cu  = s->hwctx->internal->cuda_dl;
+    CudaDiffParams *pr = &s->params;
+    extern const unsigned char ff_cudadiff_ptx_data[];
+    extern const unsigned int ff_cudadiff_ptx_len;
+    size_t recv_size = 0, recv_off[4], status_size, list_size;
+    uint64_t nb_vecs = 0;
+    CUcontext dummy;
+    int i, ret;
+
+    memset(pr, 0, sizeof(*pr));
+    for (i = 0; i < s->g.nb_planes; i++) {
+        const int pitch = FFALIGN(s->g.width[i], RECV_ALIGN);
+        CudaDiffPlane *pl = &pr->plane[i];
+
+        recv_off[i]       = recv_size;
+        recv_size        += (size_t)pitch * s->g.height[i];
+        pl->recv_pitch    = pitch;
+        pl->width         = s->g.width[i];
+        pl->height        = s->g.height[i];
+        pl->vecs_per_line = (s->g.width[i] + CUDADIFF_VEC - 1) / CUDADIFF_VEC;
+        pl->vec_start     = nb_vecs;
+        pl->pos_start     = s->g.offset[i];
+        nb_vecs          += (uint64_t)pl->vecs_per_line * pl->height;
+    }
+    pr->nb_planes = s->g.nb_planes;
+    pr->nb_vecs   = nb_vecs;
+    pr->nb_tiles  = (nb_vecs + CUDADIFF_BLOCK - 1) / CUDADIFF_BLOCK;
+    pr->mode      = s->mode;
+
+    status_size     = (size_t)pr->nb_tiles * sizeof(uint64_t);
+    s->delta_offset = FFALIGN((size_t)s->g.size * sizeof(uint32_t), 256);
+    list_size       = s->delta_offset + (size_t)s->g.size * sizeof(int16_t);
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (ret < 0)
+        return ret;
+
+    ret = ff_cuda_load_module(ctx, s->hwctx, &s->cu_module,
+                              ff_cudadiff_ptx_data, ff_cudadiff_ptx_len);
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_aligned, s->cu_module,
+                                           "cudadiff_aligned"));
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_unaligned, s->cu_module,
+                                           "cudadiff_unaligned"));
+    if (ret < 0)
+        goto fail;
+
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_recv, recv_size)))  < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_status, status_size))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_counters, 2 * sizeof(uint32_t)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_list, list_size))) < 0)
+        goto fail;
+
+    if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recv, 0, recv_size, s->hwctx->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_status, 0, status_size, s->hwctx->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_counters, 0, 2 * sizeof(uint32_t),
+                                            s->hwctx->stream))) < 0)
+        goto fail;
+
+    for (i = 0; i < s->g.nb_planes; i++)
+        pr->plane[i].recv = s->d_recv + recv_off[i];
+    pr->tile_status = s->d_status;
+    pr->counters    = s->d_counters;
+    pr->list_pos    = s->d_list;
+    pr->list_delta  = s->d_list + s->delta_offset;
+
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s: %d planes, %"PRIu32" bytes, "
+           "%u tiles of %d bytes\n", s->w, s->h, av_get_pix_fmt_name(s->sw_format),
+           s->g.nb_planes, s->g.size, pr->nb_tiles, CUDADIFF_TILE);
+
+fail:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return ret;
+}
+
+static int config_props(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx  = outlink->src;
+    AVFilterLink *inlink  = ctx->inputs[0];
+    CudaDiffContext *s    = ctx->priv;
+    AVHWFramesContext *frames_ctx;
+    int i, ret;
+
+    free_device(ctx);
+
+    if (!inlink->hw_frames_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "No hardware frames context on the input: "
+               "cudadiff takes CUDA frames, e.g. from hwupload_cuda\n");
+        return AVERROR(EINVAL);
+    }
+    frames_ctx = (AVHWFramesContext *)inlink->hw_frames_ctx->data;
+    if (frames_ctx->format != AV_PIX_FMT_CUDA ||
+        frames_ctx->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
+        av_log(ctx, AV_LOG_ERROR, "Input frames are not CUDA frames\n");
+        return AVERROR(EINVAL);
+    }
+
+    for (i = 0; i < FF_ARRAY_ELEMS(supported_formats); i++)
+        if (frames_ctx->sw_format == supported_formats[i])
+            break;
+    if (i == FF_ARRAY_ELEMS(supported_formats)) {
+        av_log(ctx, AV_LOG_ERROR, "Unsupported input format: %s (cudadiff takes "
+               "yuv420p, yuva420p, nv12, yuv444p, 0rgb, 0bgr, rgb0, bgr0, "
+               "yuyv422, uyvy422, rgb24, bgr24, gray)\n",
+               av_get_pix_fmt_name(frames_ctx->sw_format));
+        return AVERROR(ENOSYS);
+    }
+
+    s->hwctx     = frames_ctx->device_ctx->hwctx;
+    s->sw_format = frames_ctx->sw_format;
+    s->w         = inlink->w;
+    s->h         = inlink->h;
+    ret = ff_framediff_geometry(&s->g, s->sw_format, s->w, s->h, ctx);
+    if (ret < 0)
+        return ret;
+
+    ret = alloc_device(ctx);
+    if (ret < 0)
+        return ret;
+
+    s->frame_index = 0;
+    outlink->w = inlink->w;
+    outlink->h = inlink->h;
+    av_buffer_unref(&outlink->hw_frames_ctx);
+    outlink->hw_frames_ctx = av_buffer_ref(inlink->hw_frames_ctx);
+    if (!outlink->hw_frames_ctx)
+        return AVERROR(ENOMEM);
+    return 0;
+}
+
+static int is_aligned(const AVFrame *f, int nb_planes)
+{
+    int i;
+    for (i = 0; i < nb_planes; i++)
+        if (((uintptr_t)f->data[i] | (unsigned)f->linesize[i]) & (CUDADIFF_VEC - 1))
+            return 0;
+    return 1;
+}
+
+static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
+                      int refresh)
+{
+    CudaDiffContext *s = ctx->priv;
+    CudaFunctions *cu  = s->hwctx->internal->cuda_dl;
+    CUstream stream    = s->hwctx->stream;
+    CudaDiffParams *pr = &s->params;
+    void *args[]       = { pr };
+    uint8_t *pos, *delta;
+    uint32_t count = 0;
+    CUcontext dummy;
+    int i, ret;
+
+    for (i = 0; i < s->g.nb_planes; i++) {
+        if (in->linesize[i] < s->g.width[i] || out->linesize[i] < s->g.width[i]) {
+            av_log(ctx, AV_LOG_ERROR, "Plane %d: line size %d/%d below %d bytes\n",
+                   i, in->linesize[i], out->linesize[i], s->g.width[i]);
+            return AVERROR(EINVAL);
+        }
+        pr->plane[i].src       = (CUdeviceptr)in->data[i];
+        pr->plane[i].src_pitch = in->linesize[i];
+        pr->plane[i].dst       = (CUdeviceptr)out->data[i];
+        pr->plane[i].dst_pitch = out->linesize[i];
+    }
+    pr->threshold = refresh ? 0 : s->threshold;
+    pr->mode      = s->mode;
+    s->epoch      = s->epoch % ((1u << 30) - 1) + 1;
+    pr->epoch     = s->epoch;
+
+    ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
+    if (ret < 0)
+        return ret;
+
+    ret = CHECK_CU(cu->cuLaunchKernel(is_aligned(in, s->g.nb_planes) &&
+                                      is_aligned(out, s->g.nb_planes) ?
+                                      s->cu_func_aligned : s->cu_func_unaligned,
+                                      pr->nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1,
+                                      0, stream, args, NULL));
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuMemcpyDtoHAsync(&count, s->d_counters + sizeof(uint32_t),
+                                         sizeof(count), stream));
+    if (ret < 0)
+        goto fail;
+    ret = CHECK_CU(cu->cuStreamSynchronize(stream));
+    if (ret < 0)
+        goto fail;
+    if (count > s->g.size) {
+        av_log(ctx, AV_LOG_ERROR, "Kernel reported %"PRIu32" entries for a "
+               "%"PRIu32"-byte picture\n", count, s->g.size);
+        ret = AVERROR_BUG;
+        goto fail;
+    }
+
+    ret = ff_framediff_new_side_data(out, &s->g, s->threshold, refresh,
+                                     s->frame_index, count, &pos, &delta);
+    if (ret < 0)
+        goto fail;
+    if (count) {
+        /* Device memory is little-endian, as the side data. */
+        if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(pos, pr->list_pos,
+                                                  4 * (size_t)count, stream))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(delta, pr->list_delta,
+                                                  2 * (size_t)count, stream))) < 0 ||
+            (ret = CHECK_CU(cu->cuStreamSynchronize(stream))) < 0)
+            goto fail;
+    }
+
+fail:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return ret;
+}
+
+static int filter_frame(AVFilterLink *inlink, AVFrame *in)
+{
+    AVFilterContext *ctx = inlink->dst;
+    AVFilterLink *outlink = ctx->outputs[0];
+    CudaDiffContext *s = ctx->priv;
+    const int refresh = s->refresh && s->frame_index % s->refresh == 0;
+    AVHWFramesContext *frames_ctx;
+    AVFrame *out = NULL;
+    int ret;
+
+    if (!in->hw_frames_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "Input frame has no hardware frames context\n");
+        ret = AVERROR(EINVAL);
+        goto fail;
+    }
+    frames_ctx = (AVHWFramesContext *)in->hw_frames_ctx->data;
+    if (in->width != s->w || in->height != s->h ||
+        frames_ctx->sw_format != s->sw_format) {
+        av_log(ctx, AV_LOG_ERROR, "Input changed from %dx%d %s to %dx%d %s "
+               "mid-stream; the receiver's picture cannot follow\n",
+               s->w, s->h, av_get_pix_fmt_name(s->sw_format),
+               in->width, in->height, av_get_pix_fmt_name(frames_ctx->sw_format));
+        ret = AVERROR(EINVAL);
+        goto fail;
+    }
+
+    out = ff_get_video_buffer(outlink, outlink->w, outlink->h);
+    if (!out) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    ret = av_frame_copy_props(out, in);
+    if (ret < 0)
+        goto fail;
+
+    ret = run_kernel(ctx, out, in, refresh);
+    if (ret < 0)
+        goto fail;
+    ret = ff_framediff_set_metadata(out, &s->g);
+    if (ret < 0)
+        goto fail;
+
+    s->frame_index++;
+    av_frame_free(&in);
+    return ff_filter_frame(outlink, out);
+
+fail:
+    av_frame_free(&in);
+    av_frame_free(&out);
+    return ret;
+}
+
+#define OFFSET(x) offsetof(CudaDiffContext, x)
+#define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
+
+static const AVOption cudadiff_options[] = {
+    { "threshold", "send a byte if it differs from the receiver's by more than this",
+        OFFSET(threshold), AV_OPT_TYPE_INT, { .i64 = 20 }, 0, 255, FLAGS },
+    { "mode", "output picture", OFFSET(mode), AV_OPT_TYPE_INT,
+        { .i64 = FRAMEDIFF_MODE_RECON }, 0, FRAMEDIFF_MODE_NB - 1, FLAGS, "mode" },
+        { "recon", "the receiver's picture after the update", 0, AV_OPT_TYPE_CONST,
+            { .i64 = FRAMEDIFF_MODE_RECON }, 0, 0, FLAGS, "mode" },
+        { "diff",  "128 + difference where sent, 128 elsewhere", 0, AV_OPT_TYPE_CONST,
+            { .i64 = FRAMEDIFF_MODE_DIFF },  0, 0, FLAGS, "mode" },
+        { "mask",  "255 where sent, 0 elsewhere", 0, AV_OPT_TYPE_CONST,
+            { .i64 = FRAMEDIFF_MODE_MASK },  0, 0, FLAGS, "mode" },
+    { "refresh", "every this many frames send every byte that differs (0: never)",
+        OFFSET(refresh), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    { NULL }
+};
+
+AVFILTER_DEFINE_CLASS(cudadiff);
+
+static const AVFilterPad cudadiff_inputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .filter_frame = filter_frame,
+    },
+};
+
+static const AVFilterPad cudadiff_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_props,
+    },
+};
+
+const AVFilter ff_vf_cudadiff = {
+    .name           = "cudadiff",
+    .description    = NULL_IF_CONFIG_SMALL("Send only the bytes that changed by more than a threshold (CUDA)."),
+    .priv_size      = sizeof(CudaDiffContext),
+    .priv_class     = &cudadiff_class,
+    .uninit         = uninit,
+    FILTER_INPUTS(cudadiff_inputs),
+    FILTER_OUTPUTS(cudadiff_outputs),
+    FILTER_SINGLE_PIXFMT(AV_PIX_FMT_CUDA),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+};

@@ -1,0 +1,310 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * The receiver of framediff/cudadiff: rebuild the receiver's picture from
+ * the AV_FRAME_DATA_DIFF_LIST side data alone, ignoring the pixels of the
+ * frames that carry it. Can also dump the lists as text.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/common.h"
+#include "libavutil/framediff.h"
+#include "libavutil/internal.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/md5.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+
+#include "libavfilter/avfilter.h"
+#include "libavfilter/formats.h"
+#include "libavfilter/internal.h"
+#include "libavfilter/video.h"
+
+#include "libavfilter/cudadiff/framediff.h"
+
+typedef struct FrameDiffApplyContext {
+    const AVClass *class;
+
+    char *dump_str;
+    int dump_entries;
+    int passthrough;
+
+    FILE *dump;
+    FrameDiffGeometry g;
+    uint8_t *recv;
+    int64_t nb_frames;
+    int64_t next_index;
+} FrameDiffApplyContext;
+
+static int query_formats(AVFilterContext *ctx)
+{
+    AVFilterFormats *formats = NULL;
+    const AVPixFmtDescriptor *desc = NULL;
+    int ret;
+
+    while ((desc = av_pix_fmt_desc_next(desc))) {
+        enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(desc);
+        if (ff_framediff_format_is_8bit(fmt) &&
+            (ret = ff_add_format(&formats, fmt)) < 0)
+            return ret;
+    }
+    return ff_set_common_formats(ctx, formats);
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    FrameDiffApplyContext *s = ctx->priv;
+
+    if (s->dump_str) {
+        if (!strcmp(s->dump_str, "-")) {
+            s->dump = stdout;
+        } else {
+            s->dump = avpriv_fopen_utf8(s->dump_str, "w");
+            if (!s->dump) {
+                int err = AVERROR(errno);
+                av_log(ctx, AV_LOG_ERROR, "Could not open %s: %s\n",
+                       s->dump_str, av_err2str(err));
+                return err;
+            }
+        }
+    }
+    return 0;
+}
+
+static int config_input(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    FrameDiffApplyContext *s = ctx->priv;
+    int ret;
+
+    ret = ff_framediff_geometry(&s->g, inlink->format, inlink->w, inlink->h, ctx);
+    if (ret < 0)
+        return ret;
+    av_freep(&s->recv);
+    s->recv = av_mallocz(s->g.size);
+    if (!s->recv)
+        return AVERROR(ENOMEM);
+    s->nb_frames  = 0;
+    s->next_index = 0;
+    return 0;
+}
+
+/* Check the list against the picture geometry and R before touching R. */
+static int check_list(AVFilterContext *ctx, const AVFrameSideData *sd)
+{
+    FrameDiffApplyContext *s = ctx->priv;
+    const uint8_t *h = sd->data;
+    uint32_t n, k, prev = 0;
+    int i;
+
+    if (sd->size < AV_FRAME_DIFF_HEADER_SIZE ||
+        h[AV_FRAME_DIFF_OFF_VERSION] != AV_FRAME_DIFF_VERSION) {
+        av_log(ctx, AV_LOG_ERROR, "Difference list of unknown version or size\n");
+        return AVERROR_INVALIDDATA;
+    }
+    n = AV_RL32(h + AV_FRAME_DIFF_OFF_NB_SENT);
+    if (sd->size != AV_FRAME_DIFF_SIZE(n)) {
+        av_log(ctx, AV_LOG_ERROR, "Difference list of %"PRIu32" entries has "
+               "%"SIZE_SPECIFIER" bytes\n", n, sd->size);
+        return AVERROR_INVALIDDATA;
+    }
+    if (h[AV_FRAME_DIFF_OFF_NB_PLANES] != s->g.nb_planes ||
+        AV_RL32(h + AV_FRAME_DIFF_OFF_FRAME_SIZE) != s->g.size)
+        goto mismatch;
+    for (i = 0; i < s->g.nb_planes; i++)
+        if (AV_RL32(h + AV_FRAME_DIFF_OFF_WIDTH(i))  != s->g.width[i] ||
+            AV_RL32(h + AV_FRAME_DIFF_OFF_HEIGHT(i)) != s->g.height[i])
+            goto mismatch;
+
+    for (k = 0; k < n; k++) {
+        uint32_t pos = AV_RL32(h + AV_FRAME_DIFF_OFF_POS + 4 * k);
+        int d = (int16_t)AV_RL16(h + AV_FRAME_DIFF_OFF_DELTA(n) + 2 * k);
+        int v;
+        if (pos >= s->g.size || (k && pos <= prev)) {
+            av_log(ctx, AV_LOG_ERROR, "Entry %"PRIu32": position %"PRIu32" "
+                   "out of order or out of the picture\n", k, pos);
+            return AVERROR_INVALIDDATA;
+        }
+        v = s->recv[pos] + d;
+        if (v < 0 || v > 255) {
+            av_log(ctx, AV_LOG_ERROR, "Entry %"PRIu32": byte %"PRIu32" would "
+                   "become %d; the list does not follow this receiver's "
+                   "picture (a lost frame?)\n", k, pos, v);
+            return AVERROR_INVALIDDATA;
+        }
+        prev = pos;
+    }
+    return 0;
+
+mismatch:
+    av_log(ctx, AV_LOG_ERROR, "Difference list describes another picture "
+           "geometry than the %d-plane, %"PRIu32"-byte input\n",
+           s->g.nb_planes, s->g.size);
+    return AVERROR_INVALIDDATA;
+}
+
+static void dump_list(FrameDiffApplyContext *s, const AVFrameSideData *sd)
+{
+    const uint8_t *h = sd->data;
+    const uint32_t n = AV_RL32(h + AV_FRAME_DIFF_OFF_NB_SENT);
+    const int nb_planes = h[AV_FRAME_DIFF_OFF_NB_PLANES];
+    uint8_t md5[16];
+    uint32_t k;
+    int i;
+
+    av_md5_sum(md5, sd->data, sd->size);
+    fprintf(s->dump, "frame:%"PRId64" version:%d flags:%d planes:%d "
+            "threshold:%d sent:%"PRIu32" size:%"PRIu32" index:%"PRIu32" lines:",
+            s->nb_frames, h[AV_FRAME_DIFF_OFF_VERSION], h[AV_FRAME_DIFF_OFF_FLAGS],
+            nb_planes, h[AV_FRAME_DIFF_OFF_THRESHOLD], n,
+            AV_RL32(h + AV_FRAME_DIFF_OFF_FRAME_SIZE),
+            AV_RL32(h + AV_FRAME_DIFF_OFF_FRAME_INDEX));
+    for (i = 0; i < nb_planes; i++)
+        fprintf(s->dump, "%s%"PRIu32"x%"PRIu32, i ? "," : "",
+                AV_RL32(h + AV_FRAME_DIFF_OFF_WIDTH(i)),
+                AV_RL32(h + AV_FRAME_DIFF_OFF_HEIGHT(i)));
+    fprintf(s->dump, " bytes:%"SIZE_SPECIFIER" md5:", sd->size);
+    for (i = 0; i < 16; i++)
+        fprintf(s->dump, "%02x", md5[i]);
+    fprintf(s->dump, "\n");
+    if (s->dump_entries)
+        for (k = 0; k < n; k++)
+            fprintf(s->dump, "  %"PRIu32" %d\n",
+                    AV_RL32(h + AV_FRAME_DIFF_OFF_POS + 4 * k),
+                    (int16_t)AV_RL16(h + AV_FRAME_DIFF_OFF_DELTA(n) + 2 * k));
+    fflush(s->dump);
+}
+
+static int filter_frame(AVFilterLink *inlink, AVFrame *in)
+{
+    AVFilterContext *ctx = inlink->dst;
+    AVFilterLink *outlink = ctx->outputs[0];
+    FrameDiffApplyContext *s = ctx->priv;
+    const AVFrameSideData *sd = av_frame_get_side_data(in, AV_FRAME_DATA_DIFF_LIST);
+    AVFrame *out;
+    uint32_t n, k, index;
+    int p, y, ret;
+
+    if (!sd) {
+        av_log(ctx, AV_LOG_ERROR, "Frame %"PRId64" carries no difference list; "
+               "framediffapply must follow framediff or cudadiff\n", s->nb_frames);
+        av_frame_free(&in);
+        return AVERROR(EINVAL);
+    }
+    ret = check_list(ctx, sd);
+    if (ret < 0) {
+        av_frame_free(&in);
+        return ret;
+    }
+    if (s->dump)
+        dump_list(s, sd);
+
+    index = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_FRAME_INDEX);
+    if (index != (uint32_t)s->next_index)
+        av_log(ctx, AV_LOG_WARNING, "Expected list %"PRIu32", got %"PRIu32": "
+               "lists were lost, the picture may drift until a refresh\n",
+               (uint32_t)s->next_index, index);
+    s->next_index = (int64_t)index + 1;
+
+    n = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_NB_SENT);
+    for (k = 0; k < n; k++) {
+        uint32_t pos = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_POS + 4 * k);
+        int d = (int16_t)AV_RL16(sd->data + AV_FRAME_DIFF_OFF_DELTA(n) + 2 * k);
+        s->recv[pos] += d;
+    }
+    s->nb_frames++;
+
+    if (s->passthrough)
+        return ff_filter_frame(outlink, in);
+
+    out = ff_get_video_buffer(outlink, outlink->w, outlink->h);
+    if (!out) {
+        av_frame_free(&in);
+        return AVERROR(ENOMEM);
+    }
+    ret = av_frame_copy_props(out, in);
+    av_frame_free(&in);
+    if (ret < 0) {
+        av_frame_free(&out);
+        return ret;
+    }
+    for (p = 0; p < s->g.nb_planes; p++)
+        for (y = 0; y < s->g.height[p]; y++)
+            memcpy(out->data[p] + (ptrdiff_t)y * out->linesize[p],
+                   s->recv + s->g.offset[p] + (size_t)y * s->g.width[p],
+                   s->g.width[p]);
+    return ff_filter_frame(outlink, out);
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    FrameDiffApplyContext *s = ctx->priv;
+
+    if (s->dump && s->dump != stdout)
+        fclose(s->dump);
+    s->dump = NULL;
+    av_freep(&s->recv);
+}
+
+#define OFFSET(x) offsetof(FrameDiffApplyContext, x)
+#define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
+
+static const AVOption framediffapply_options[] = {
+    { "dump", "write each difference list as text to this file ('-': stdout)",
+        OFFSET(dump_str), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "dump_entries", "also write every entry of each list",
+        OFFSET(dump_entries), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "passthrough", "output the input frames instead of the rebuilt picture",
+        OFFSET(passthrough), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { NULL }
+};
+
+AVFILTER_DEFINE_CLASS(framediffapply);
+
+static const AVFilterPad framediffapply_inputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input,
+        .filter_frame = filter_frame,
+    },
+};
+
+static const AVFilterPad framediffapply_outputs[] = {
+    {
+        .name = "default",
+        .type = AVMEDIA_TYPE_VIDEO,
+    },
+};
+
+const AVFilter ff_vf_framediffapply = {
+    .name          = "framediffapply",
+    .description   = NULL_IF_CONFIG_SMALL("Rebuild the receiver's picture from framediff or cudadiff side data."),
+    .priv_size     = sizeof(FrameDiffApplyContext),
+    .priv_class    = &framediffapply_class,
+    .init          = init,
+    .uninit        = uninit,
+    FILTER_INPUTS(framediffapply_inputs),
+    FILTER_OUTPUTS(framediffapply_outputs),
+    FILTER_QUERY_FUNC(query_formats),
+};

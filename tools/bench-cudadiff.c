@@ -1,0 +1,334 @@
+/*
+ * cudadiff kernel benchmark: kernel time per frame (CUDA events) at 1080p
+ * and 2160p, achieved bandwidth, and the device's cuMemcpyDtoD bandwidth.
+ * Also checks the kernels' sent lists against a CPU reference.
+ *
+ *   bench-cudadiff PTX [frames] [noise]
+ *
+ * The pictures are a moving pattern plus uniform noise of +-noise (default
+ * 24, which with threshold 20 sends about two thirds of the bytes; a still
+ * webcam scene sends far fewer).
+ *
+ * PTX is the filter's kernel (build/obj/libavfilter/cuda_kernels/cudadiff.ptx).
+ * Uses the CUDA driver API through ffnvcodec's loader; no CUDA runtime.
+ */
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffnvcodec/dynlink_loader.h>
+
+#include "cudadiff.h"
+
+typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
+
+static CudaFunctions *cu;
+static int noise = 24;
+static tcuEventElapsedTime *event_elapsed;
+
+#define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) {              \
+        const char *s_ = NULL; cu->cuGetErrorName(r_, &s_);                  \
+        fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);       \
+        exit(1); } } while (0)
+
+#define ALIGN(x, a) (((x) + (a) - 1) / (a) * (a))
+
+typedef struct Format {
+    const char *name;
+    int nb_planes;
+    int wnum[4], wden[4];   /* bytes per line = ceil(w * wnum / wden) */
+    int hden[4];            /* lines = ceil(h / hden) */
+} Format;
+
+static const Format formats[] = {
+    { "yuv420p", 3, { 1, 1, 1 }, { 1, 2, 2 }, { 1, 2, 2 } },
+    { "nv12",    2, { 1, 2 },    { 1, 2 },    { 1, 2 } },
+    { "rgb0",    1, { 4 },       { 1 },       { 1 } },
+    { "yuyv422", 1, { 2 },       { 1 },       { 1 } },
+};
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* CPU reference over a packed picture; returns the number of entries. */
+static uint32_t ref_diff(const uint8_t *c, uint8_t *r, uint32_t size, int thr,
+                         uint32_t *pos, int16_t *delta)
+{
+    uint32_t i, n = 0;
+    for (i = 0; i < size; i++) {
+        int d = c[i] - r[i];
+        if (abs(d) > thr) {
+            r[i] = c[i];
+            pos[n] = i;
+            delta[n++] = d;
+        }
+    }
+    return n;
+}
+
+static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
+                  int w, int h, int nb_frames, double copy_gbs)
+{
+    enum { NB_SRC = 4 };
+    CudaDiffParams p;
+    int width[4], height[4], pitch[4];
+    size_t plane_off[4], pitched = 0;
+    uint32_t size = 0, nb_vecs = 0, off[4];
+    CUdeviceptr src[NB_SRC], dst, recv, status, counters, list;
+    uint8_t *host[NB_SRC], *pk, *ref_r, *hbuf;
+    uint32_t *ref_pos, *gpu_pos, count;
+    int16_t *ref_delta, *gpu_delta;
+    CUevent e0, e1;
+    double sum_ms = 0, min_ms = 1e9, sum_bytes = 0;
+    uint32_t seed = 1234, total_sent = 0;
+    int i, k, fr;
+
+    for (i = 0; i < f->nb_planes; i++) {
+        width[i]  = (int)(((int64_t)w * f->wnum[i] + f->wden[i] - 1) / f->wden[i]);
+        height[i] = (h + f->hden[i] - 1) / f->hden[i];
+        pitch[i]  = ALIGN(width[i], 512);
+        plane_off[i] = pitched;
+        pitched  += (size_t)pitch[i] * height[i];
+        off[i]    = size;
+        size     += (uint32_t)width[i] * height[i];
+    }
+
+    /* Pictures: a ramp that moves by one pixel a frame, plus noise of +-noise. */
+    for (k = 0; k < NB_SRC; k++) {
+        host[k] = malloc(pitched);
+        for (i = 0; i < f->nb_planes; i++)
+            for (int y = 0; y < height[i]; y++)
+                for (int x = 0; x < width[i]; x++) {
+                    int v = ((x + k) * 3 + y * 2) & 0xff;
+                    v += (int)(lcg(&seed) % (2 * noise + 1)) - noise;
+                    host[k][plane_off[i] + (size_t)y * pitch[i] + x] = v < 0 ? 0 : v > 255 ? 255 : v;
+                }
+        CK(cu->cuMemAlloc(&src[k], pitched));
+        CK(cu->cuMemcpyHtoD(src[k], host[k], pitched));
+    }
+    CK(cu->cuMemAlloc(&dst, pitched));
+    CK(cu->cuMemAlloc(&recv, pitched));
+    memset(&p, 0, sizeof(p));
+    for (i = 0; i < f->nb_planes; i++) {
+        CudaDiffPlane *pl = &p.plane[i];
+        pl->dst = dst + plane_off[i];
+        pl->recv = recv + plane_off[i];
+        pl->src_pitch = pl->dst_pitch = pl->recv_pitch = pitch[i];
+        pl->width = width[i];
+        pl->height = height[i];
+        pl->vecs_per_line = (width[i] + CUDADIFF_VEC - 1) / CUDADIFF_VEC;
+        pl->vec_start = nb_vecs;
+        pl->pos_start = off[i];
+        nb_vecs += pl->vecs_per_line * height[i];
+    }
+    p.nb_planes = f->nb_planes;
+    p.nb_vecs   = nb_vecs;
+    p.nb_tiles  = (nb_vecs + CUDADIFF_BLOCK - 1) / CUDADIFF_BLOCK;
+    p.threshold = 20;
+    p.mode      = CUDADIFF_MODE_RECON;
+    CK(cu->cuMemAlloc(&status, (size_t)p.nb_tiles * 8));
+    CK(cu->cuMemAlloc(&counters, 8));
+    CK(cu->cuMemAlloc(&list, (size_t)size * 6 + 256));
+    p.tile_status = status;
+    p.counters    = counters;
+    p.list_pos    = list;
+    p.list_delta  = list + ALIGN((size_t)size * 4, 256);
+
+    pk        = malloc(size);
+    ref_r     = calloc(size, 1);
+    ref_pos   = malloc(size * 4);
+    ref_delta = malloc(size * 2);
+    gpu_pos   = malloc(size * 4);
+    gpu_delta = malloc(size * 2);
+    hbuf      = NULL;
+    (void)hbuf;
+    CK(cu->cuEventCreate(&e0, 0));
+    CK(cu->cuEventCreate(&e1, 0));
+
+    /* Both kernels, 3 frames each, against the CPU reference. */
+    for (int kern = 0; kern < 2; kern++) {
+        CK(cu->cuMemsetD8Async(recv, 0, pitched, st));
+        CK(cu->cuMemsetD8Async(status, 0, (size_t)p.nb_tiles * 8, st));
+        CK(cu->cuMemsetD8Async(counters, 0, 8, st));
+        memset(ref_r, 0, size);
+        for (fr = 0; fr < 3; fr++) {
+            void *args[] = { &p };
+            uint32_t n;
+            for (i = 0; i < f->nb_planes; i++)
+                p.plane[i].src = src[fr % NB_SRC] + plane_off[i];
+            p.epoch = 100 * kern + fr + 1;
+            CK(cu->cuLaunchKernel(kern ? fu : fa, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1,
+                                  0, st, args, NULL));
+            CK(cu->cuMemcpyDtoHAsync(&count, counters + 4, 4, st));
+            CK(cu->cuStreamSynchronize(st));
+            for (i = 0; i < f->nb_planes; i++)
+                for (int y = 0; y < height[i]; y++)
+                    memcpy(pk + off[i] + (size_t)y * width[i],
+                           host[fr % NB_SRC] + plane_off[i] + (size_t)y * pitch[i], width[i]);
+            n = ref_diff(pk, ref_r, size, p.threshold, ref_pos, ref_delta);
+            CK(cu->cuMemcpyDtoH(gpu_pos, p.list_pos, (size_t)count * 4));
+            CK(cu->cuMemcpyDtoH(gpu_delta, p.list_delta, (size_t)count * 2));
+            if (n != count || memcmp(ref_pos, gpu_pos, (size_t)n * 4) ||
+                memcmp(ref_delta, gpu_delta, (size_t)n * 2)) {
+                printf("MISMATCH %s %dx%d %s kernel frame %d: %u vs %u entries\n",
+                       f->name, w, h, kern ? "unaligned" : "aligned", fr, count, n);
+                exit(1);
+            }
+        }
+    }
+
+    /* Timed run: fresh R, then nb_frames frames cycling through the sources. */
+    CK(cu->cuMemsetD8Async(recv, 0, pitched, st));
+    for (fr = 0; fr < nb_frames + 3; fr++) {
+        void *args[] = { &p };
+        float ms;
+        for (i = 0; i < f->nb_planes; i++)
+            p.plane[i].src = src[fr % NB_SRC] + plane_off[i];
+        p.epoch = 1000 + fr;
+        CK(cu->cuEventRecord(e0, st));
+        CK(cu->cuLaunchKernel(fa, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1, 0, st, args, NULL));
+        CK(cu->cuEventRecord(e1, st));
+        CK(cu->cuMemcpyDtoHAsync(&count, counters + 4, 4, st));
+        CK(cu->cuStreamSynchronize(st));
+        CK(event_elapsed(&ms, e0, e1));
+        if (fr < 3)
+            continue; /* warm-up, and the first frame sends nearly everything */
+        sum_ms += ms;
+        if (ms < min_ms)
+            min_ms = ms;
+        /* Bytes that must move: read C and R, write the output, the list. */
+        sum_bytes += 3.0 * size + 6.0 * count;
+        total_sent += count;
+    }
+    {
+        double mean_ms = sum_ms / nb_frames;
+        double gbs = sum_bytes / (sum_ms * 1e-3) / 1e9;
+        printf("%-8s %5dx%-5d %9u B  sent %5.1f%%  kernel mean %7.1f us  min %7.1f us  "
+               "%7.1f GB/s  %5.1f%% of copy\n",
+               f->name, w, h, size, 100.0 * total_sent / nb_frames / size,
+               mean_ms * 1e3, min_ms * 1e3, gbs, 100.0 * gbs / copy_gbs);
+    }
+
+    for (k = 0; k < NB_SRC; k++) {
+        CK(cu->cuMemFree(src[k]));
+        free(host[k]);
+    }
+    CK(cu->cuMemFree(dst));
+    CK(cu->cuMemFree(recv));
+    CK(cu->cuMemFree(status));
+    CK(cu->cuMemFree(counters));
+    CK(cu->cuMemFree(list));
+    CK(cu->cuEventDestroy(e0));
+    CK(cu->cuEventDestroy(e1));
+    free(pk); free(ref_r); free(ref_pos); free(ref_delta); free(gpu_pos); free(gpu_delta);
+}
+
+static double copy_bandwidth(CUstream st, size_t bytes)
+{
+    CUdeviceptr a, b;
+    CUevent e0, e1;
+    float ms;
+    int i, reps = 20;
+
+    CK(cu->cuMemAlloc(&a, bytes));
+    CK(cu->cuMemAlloc(&b, bytes));
+    CK(cu->cuMemsetD8Async(a, 1, bytes, st));
+    CK(cu->cuEventCreate(&e0, 0));
+    CK(cu->cuEventCreate(&e1, 0));
+    CK(cu->cuMemcpyDtoDAsync(b, a, bytes, st));
+    CK(cu->cuEventRecord(e0, st));
+    for (i = 0; i < reps; i++)
+        CK(cu->cuMemcpyDtoDAsync(b, a, bytes, st));
+    CK(cu->cuEventRecord(e1, st));
+    CK(cu->cuStreamSynchronize(st));
+    CK(event_elapsed(&ms, e0, e1));
+    CK(cu->cuMemFree(a));
+    CK(cu->cuMemFree(b));
+    CK(cu->cuEventDestroy(e0));
+    CK(cu->cuEventDestroy(e1));
+    /* Bytes read plus bytes written. */
+    return 2.0 * bytes * reps / (ms * 1e-3) / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    static const int sizes[][2] = { { 1920, 1080 }, { 3840, 2160 } };
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction fa, fu;
+    CUstream st;
+    char name[256];
+    FILE *fp;
+    char *ptx;
+    long len;
+    int nb_frames = argc > 2 ? atoi(argv[2]) : 100;
+    double copy_gbs;
+    void *lib;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s cudadiff.ptx [frames]\n", argv[0]);
+        return 2;
+    }
+    if (argc > 3)
+        noise = atoi(argv[3]);
+    if (nb_frames < 1 || noise < 0 || noise > 255) {
+        fprintf(stderr, "bad frames or noise\n");
+        return 2;
+    }
+    fp = fopen(argv[1], "rb");
+    if (!fp) {
+        perror(argv[1]);
+        return 1;
+    }
+    fseek(fp, 0, SEEK_END);
+    len = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    ptx = calloc(len + 1, 1);
+    if (fread(ptx, 1, len, fp) != (size_t)len)
+        return 1;
+    fclose(fp);
+
+    if (cuda_load_functions(&cu, NULL) < 0) {
+        fprintf(stderr, "cannot load the CUDA driver\n");
+        return 1;
+    }
+    lib = dlopen("libcuda.so.1", RTLD_NOW);
+    event_elapsed = lib ? (tcuEventElapsedTime *)dlsym(lib, "cuEventElapsedTime") : NULL;
+    if (!event_elapsed) {
+        fprintf(stderr, "cuEventElapsedTime not found\n");
+        return 1;
+    }
+    CK(cu->cuInit(0));
+    CK(cu->cuDeviceGet(&dev, 0));
+    CK(cu->cuDeviceGetName(name, sizeof(name), dev));
+    CK(cu->cuCtxCreate(&ctx, 0, dev));
+    CK(cu->cuModuleLoadData(&mod, ptx));
+    CK(cu->cuModuleGetFunction(&fa, mod, "cudadiff_aligned"));
+    CK(cu->cuModuleGetFunction(&fu, mod, "cudadiff_unaligned"));
+    CK(cu->cuStreamCreate(&st, CU_STREAM_NON_BLOCKING));
+
+    copy_gbs = copy_bandwidth(st, (size_t)256 << 20);
+    printf("device: %s\n", name);
+    printf("cuMemcpyDtoD, 256 MiB: %.1f GB/s (bytes read + written)\n", copy_gbs);
+    printf("threshold 20, noise +-%d, mode recon, %d timed frames; GB/s counts C and R "
+           "read, output written and the list (6 B/entry)\n", noise, nb_frames);
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+        for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++)
+            bench(fa, fu, st, &formats[f], sizes[s][0], sizes[s][1], nb_frames, copy_gbs);
+    /* An odd size, to check the line tails. */
+    bench(fa, fu, st, &formats[0], 1921, 1081, 10, copy_gbs);
+    bench(fa, fu, st, &formats[3], 1921, 1081, 10, copy_gbs);
+
+    CK(cu->cuStreamDestroy(st));
+    CK(cu->cuModuleUnload(mod));
+    CK(cu->cuCtxDestroy(ctx));
+    cuda_free_functions(&cu);
+    return 0;
+}
