@@ -57,7 +57,7 @@ CONFIGURE_FLAGS := \
     --samples=$(BUILD)/fate-suite \
     $(COMPONENTS)
 
-.PHONY: all build deps fetch prepare configure run check check-gpu bench clean distclean FORCE
+.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda gpu-bundle bench clean distclean FORCE
 
 all: build
 
@@ -128,13 +128,30 @@ build: $(CONFIG_STAMP)
 # ------------------------------------------------------------------ tests ---
 
 # Runs every CPU test, then prints each failure and "N passed, N failed".
-check: build
+check: build checkcuda
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@sh tests/summary.sh $(OBJ) $$($(MAKE) -s -C $(OBJ) fate-c63-list)
 
-check-gpu: build
+check-gpu: build checkcuda
 	@sh tests/check-gpu.sh $(BUILD) $(OBJ) $(JOBS)
+
+# build/gpu: binaries and GPU tests for a machine with a GPU but no build
+# tree (see tools/gpu-bundle.sh); run there with sh build/gpu/run.sh.
+gpu-bundle: build
+	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(SRC)
+
+# checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
+# Built by make check too, so that it always compiles; it needs a GPU only
+# to run.
+CHECKCUDA_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
+
+checkcuda: build
+	+@$(MAKE) --no-print-directory $(BUILD)/checkcuda
+
+$(BUILD)/checkcuda: tests/checkcuda.cpp $(CHECKCUDA_LIBS)
+	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKCUDA_LIBS) \
+	    -lm -lpthread -ldl -lz -latomic
 
 bench: build
 	@sh tools/bench.sh $(BUILD)
@@ -146,7 +163,7 @@ run: build
 
 clean:
 	-[ -f $(OBJ)/Makefile ] && $(MAKE) -C $(OBJ) clean
-	rm -f $(BUILD)/ffmpeg $(BUILD)/ffprobe
+	rm -f $(BUILD)/ffmpeg $(BUILD)/ffprobe $(BUILD)/checkcuda
 
 distclean:
 	rm -rf $(BUILD)

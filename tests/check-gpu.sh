@@ -4,7 +4,7 @@
 BUILD=$1 OBJ=$2 JOBS=${3:-2}
 
 probe=$("$BUILD/ffmpeg" -hide_banner -v error -init_hw_device cuda=gpu \
-        -f lavfi -i nullsrc=s=16x16 -frames:v 1 -f null - 2>&1)
+        -f lavfi -i testsrc2=s=16x16 -frames:v 1 -f null - 2>&1)
 if [ $? -ne 0 ]; then
     echo "check-gpu: SKIPPED: no usable CUDA device on this machine"
     echo "check-gpu: ffmpeg said: $(echo "$probe" | tail -n 1)"

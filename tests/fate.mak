@@ -15,6 +15,9 @@ include $(C63_TESTS)/cudadiff.mak
 # References live in tests/c63/ref/, not in FFmpeg's tests/ref/fate/.
 $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 
+# After the generic REF above: its tests set REF of their own.
+include $(C63_TESTS)/c63-gpu.mak
+
 FATE_FFMPEG_FFPROBE += $(FATE_C63_ALL)
 FATE_HW-yes += $(FATE_C63_GPU)
 $(FATE_C63_GPU): ffmpeg$(PROGSSUF)$(EXESUF) ffprobe$(PROGSSUF)$(EXESUF)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cudadiff kernel benchmark: kernel time per 1080p and 2160p frame, achieved
-# GB/s and the device's measured copy bandwidth (see tools/bench-cudadiff.c).
+# GB/s and the device's measured copy bandwidth (see tools/bench-cudadiff.cpp).
 #
 #   sh tools/bench-cudadiff.sh [BUILD] [FRAMES] [NOISE]
 #
@@ -18,10 +18,10 @@ if [ ! -f "$ptx" ]; then
     echo "bench-cudadiff: $ptx not found; build first (make)" >&2
     exit 1
 fi
-if [ ! -x "$bin" ] || [ "$top/tools/bench-cudadiff.c" -nt "$bin" ] ||
-   [ "$top/kernels/cudadiff.h" -nt "$bin" ]; then
-    ${CC:-cc} -O2 -std=gnu11 -Wall -I"$top/kernels" \
+if [ ! -x "$bin" ]; then
+    ${CXX:-c++} -O2 -std=c++17 -Wall -I"$top/kernels" \
         $(pkg-config --cflags ffnvcodec 2>/dev/null) \
-        -o "$bin" "$top/tools/bench-cudadiff.c" -ldl
+        -o "$bin" "$top/tools/bench-cudadiff.cpp" -ldl
 fi
+[ "$frames" = --build-only ] && exit 0
 exec "$bin" "$ptx" "$frames" "$noise"

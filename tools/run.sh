@@ -7,7 +7,7 @@ FF="$BUILD/ffmpeg -nostdin -hide_banner"
 SRC="testsrc2=s=1920x1080:r=25,trim=duration=3"
 OUT=$BUILD/run.c63
 
-if $FF -v error -init_hw_device cuda=gpu -f lavfi -i nullsrc=s=16x16 -frames:v 1 -f null - 2>/dev/null &&
+if $FF -v error -init_hw_device cuda=gpu -f lavfi -i testsrc2=s=16x16 -frames:v 1 -f null - 2>/dev/null &&
    $FF -v error -h encoder=c63_cuda 2>/dev/null | grep -q c63_cuda; then
     ENC=c63_cuda
 else

@@ -13,6 +13,7 @@
  * Uses the CUDA driver API through ffnvcodec's loader; no CUDA runtime.
  */
 
+#include <type_traits>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,7 +102,7 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
 
     /* Pictures: a ramp that moves by one pixel a frame, plus noise of +-noise. */
     for (k = 0; k < NB_SRC; k++) {
-        host[k] = malloc(pitched);
+        host[k] = (std::remove_reference<decltype(host[k])>::type)malloc(pitched);
         for (i = 0; i < f->nb_planes; i++)
             for (int y = 0; y < height[i]; y++)
                 for (int x = 0; x < width[i]; x++) {
@@ -140,12 +141,12 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     p.list_pos    = list;
     p.list_delta  = list + ALIGN((size_t)size * 4, 256);
 
-    pk        = malloc(size);
-    ref_r     = calloc(size, 1);
-    ref_pos   = malloc(size * 4);
-    ref_delta = malloc(size * 2);
-    gpu_pos   = malloc(size * 4);
-    gpu_delta = malloc(size * 2);
+    pk        = (std::remove_reference<decltype(pk)>::type)malloc(size);
+    ref_r     = (std::remove_reference<decltype(ref_r)>::type)calloc(size, 1);
+    ref_pos   = (std::remove_reference<decltype(ref_pos)>::type)malloc(size * 4);
+    ref_delta = (std::remove_reference<decltype(ref_delta)>::type)malloc(size * 2);
+    gpu_pos   = (std::remove_reference<decltype(gpu_pos)>::type)malloc(size * 4);
+    gpu_delta = (std::remove_reference<decltype(gpu_delta)>::type)malloc(size * 2);
     hbuf      = NULL;
     (void)hbuf;
     CK(cu->cuEventCreate(&e0, 0));
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
     fseek(fp, 0, SEEK_END);
     len = ftell(fp);
     fseek(fp, 0, SEEK_SET);
-    ptx = calloc(len + 1, 1);
+    ptx = (std::remove_reference<decltype(ptx)>::type)calloc(len + 1, 1);
     if (fread(ptx, 1, len, fp) != (size_t)len)
         return 1;
     fclose(fp);

@@ -1,0 +1,314 @@
+/*
+ * Codec63 CUDA kernels
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * Kernels of the c63_cuda encoder. Each one gives exactly what its CPU twin
+ * gives (libavcodec/c63: c63me.c, c63dsp.c), bit for bit:
+ *
+ *   c63_convert      one input plane (planar or one half of an interleaved
+ *                    UV plane) into a zero-padded coding plane
+ *   c63_me           full-search motion estimation (FORMAT.md section 6)
+ *   c63_encode       motion compensation, residual, forward DCT,
+ *                    quantisation, dequantisation, inverse DCT and
+ *                    reconstruction (FORMAT.md sections 5 and 6)
+ *   c63_peak_sad     a tight __vsadu4 loop, to measure the peak rate of
+ *                    byte absolute differences (benchmark only)
+ *
+ * Every float operation is one separately rounded __fmul_rn / __fadd_rn:
+ * nothing may be fused into an FMA. Double operations use the _rn
+ * intrinsics for the same reason.
+ *
+ * Planes are stored with the padded width as row stride. Coefficients are
+ * 64 int16 per 8x8 block in zigzag order, blocks in raster order; vectors
+ * are two int8 (x, y) per block, as C63MV.
+ */
+
+#include "c63_tables.h"
+
+typedef unsigned char  u8;
+typedef unsigned short u16;
+typedef unsigned int   u32;
+
+struct c63_mv {
+    signed char x, y;
+};
+
+/* ---------------------------------------------------------------- input */
+
+/*
+ * dst (dw x dh, stride dw) = src (sw x sh samples, pitch, step bytes
+ * between samples) in the top-left corner, zeros elsewhere.
+ */
+extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
+                                       const u8 *src, int pitch, int sw, int sh, int step)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+    if (x >= dw || y >= dh)
+        return;
+    dst[y * dw + x] = x < sw && y < sh ? src[(size_t)y * pitch + (size_t)x * step] : 0;
+}
+
+/* ------------------------------------------------------ motion estimation */
+
+/*
+ * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r.
+ * The candidate window [x0, x1) x [y0, y1) and the 7 samples right of and
+ * below it are staged in shared memory (win_stride bytes a row, win_rows
+ * rows; zeros outside the plane, which no candidate reads). Each work item
+ * is one candidate column cx and four consecutive candidate rows cy0..+3:
+ * every window row is unpacked once and added to the SADs of the (up to 4)
+ * candidates it belongs to. The winner is the minimum of the key
+ * sad << 16 | (cy * nx + cx): lowest SAD, then earliest in the scan
+ * (y outer, x inner), which is what the reference's strict-less scan keeps.
+ */
+extern "C" __global__ void c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
+                                  int w, int h, int r, int win_stride, int win_rows)
+{
+    extern __shared__ u32 smem[];
+    __shared__ u32 warp_best[32];
+    u8 *win = (u8 *)smem;
+
+    const int bx = blockIdx.x, by = blockIdx.y;
+    const int mx = 8 * bx, my = 8 * by;
+    const int x0 = max(0, mx - r), x1 = min(mx + r, w - 8);
+    const int y0 = max(0, my - r), y1 = min(my + r, h - 8);
+    const int nx = x1 - x0, ny = y1 - y0;
+    const int tid = threadIdx.x, nthreads = blockDim.x;
+    u32 best = 0xFFFFFFFFu;
+
+    if (nx > 0 && ny > 0) {
+        const int ngy = (ny + 3) >> 2;
+        u32 c0[8], c1[8];
+
+        for (int i = tid; i < win_stride * win_rows; i += nthreads) {
+            const int wy = i / win_stride, wx = i - wy * win_stride;
+            const int px = x0 + wx, py = y0 + wy;
+            win[i] = px < w && py < h ? ref[(size_t)py * w + px] : 0;
+        }
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            const u32 *row = (const u32 *)(cur + (size_t)(my + i) * w + mx);
+            c0[i] = row[0];
+            c1[i] = row[1];
+        }
+        __syncthreads();
+
+        for (int item = tid; item < nx * ngy; item += nthreads) {
+            const int gy  = item / nx;
+            const int cx  = item - gy * nx;
+            const int cy0 = gy * 4;
+            const int k   = cx >> 2;
+            const u32 sel = 0x3210u + 0x1111u * (u32)(cx & 3);
+            u32 s[4] = { 0, 0, 0, 0 };
+
+#pragma unroll
+            for (int rr = 0; rr < 11; rr++) {
+                const u32 *row = (const u32 *)(win + (cy0 + rr) * win_stride);
+                const u32 a = row[k], b = row[k + 1], c = row[k + 2];
+                const u32 w0 = __byte_perm(a, b, sel);
+                const u32 w1 = __byte_perm(b, c, sel);
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int i = rr - j;
+                    if (i >= 0 && i < 8)
+                        s[j] += __vsadu4(w0, c0[i]) + __vsadu4(w1, c1[i]);
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                if (cy0 + j < ny) {
+                    const u32 key = s[j] << 16 | (u32)((cy0 + j) * nx + cx);
+                    best = min(best, key);
+                }
+            }
+        }
+    }
+
+    /* Minimum over the thread block. */
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        best = min(best, __shfl_down_sync(0xFFFFFFFFu, best, off));
+    if ((tid & 31) == 0)
+        warp_best[tid >> 5] = best;
+    __syncthreads();
+    if (tid == 0) {
+        c63_mv v;
+        for (int i = 1; i < (nthreads + 31) >> 5; i++)
+            best = min(best, warp_best[i]);
+        if (best == 0xFFFFFFFFu) {
+            v.x = 0;
+            v.y = 0;
+        } else {
+            const int c  = best & 0xFFFF;
+            const int cy = c / nx, cx = c - cy * nx;
+            v.x = (signed char)(x0 + cx - mx);
+            v.y = (signed char)(y0 + cy - my);
+        }
+        mv[by * gridDim.x + bx] = v;
+    }
+}
+
+/* ------------------------------------------- transform and reconstruction */
+
+__device__ __forceinline__ int c63_f2i16(float f)
+{
+    /* (int16_t)av_clipf(f, -32768.0f, 32767.0f) */
+    f = f < -32768.0f ? -32768.0f : f > 32767.0f ? 32767.0f : f;
+    return (short)__float2int_rz(f);
+}
+
+/*
+ * 64 threads (threadIdx.x = 8 * row + column) per 8x8 block,
+ * blockDim.y blocks per thread block, blocks of one w x h plane in raster
+ * order. key != 0: no prediction (keyframe); else the prediction is the
+ * block of ref at the block's vector.
+ *
+ * Per thread the operations are those of ff_c63_fdct_quant_ref and
+ * ff_c63_dequant_idct_ref for one output, in the same order:
+ *   forward pass 1  Y[r][i] = sum_j X[r][j] * T[j][i]
+ *   forward pass 2  Z[k][i] = sum_j Y[j][i] * T[j][k]
+ *   inverse pass 1  Y[r][i] = sum_j X[r][j] * T[i][j]
+ *   inverse pass 2  Z[k][i] = sum_j Y[j][i] * T[k][j]
+ * each accumulated from 0.0f in increasing j.
+ */
+#define C63_ENC_BLOCKS 4
+
+extern "C" __global__ void c63_encode(short *coef, u8 *rec, const c63_mv *mv,
+                                      const u8 *orig, const u8 *ref, const u8 *q,
+                                      int w, int h, int key)
+{
+    __shared__ float bufa[C63_ENC_BLOCKS][64];
+    __shared__ float bufb[C63_ENC_BLOCKS][64];
+    __shared__ float tab[64];
+    __shared__ u8 qs[64];
+
+    const int t   = threadIdx.x;           /* natural position in the block */
+    const int sub = threadIdx.y;
+    const int row = t >> 3, col = t & 7;
+    const int bw  = w >> 3, nblocks = bw * (h >> 3);
+    const int b   = blockIdx.x * C63_ENC_BLOCKS + sub;
+    const int active = b < nblocks;
+    const int zk  = c63_izigzag[t];         /* zigzag position of t */
+    const float au = col ? 1.0f : C63_ISQRT2_F;
+    const float av = row ? 1.0f : C63_ISQRT2_F;
+    float *A = bufa[sub], *B = bufb[sub];
+    size_t pix = 0;
+    int pred = 0;
+    float acc;
+    int c;
+
+    if (sub == 0) {
+        tab[t] = c63_dct[t];
+        qs[t]  = q[t];
+    }
+
+    if (active) {
+        const int bx = b % bw, by = b / bw;
+        pix = (size_t)(8 * by + row) * w + 8 * bx + col;
+        if (!key) {
+            const c63_mv v = mv[b];
+            pred = ref[(size_t)(8 * by + row + v.y) * w + 8 * bx + col + v.x];
+        }
+        A[t] = (float)((int)orig[pix] - pred);
+    }
+    __syncthreads();
+
+    /* Forward pass 1: rows. */
+    acc = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        acc = __fadd_rn(acc, __fmul_rn(A[row * 8 + j], tab[j * 8 + col]));
+    B[t] = acc;
+    __syncthreads();
+
+    /* Forward pass 2: columns; then scale. */
+    acc = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        acc = __fadd_rn(acc, __fmul_rn(B[j * 8 + col], tab[j * 8 + row]));
+    acc = __fmul_rn(__fmul_rn(acc, au), av);
+
+    /* Quantise: (int16_t)(float)round((double)d / 4.0 / (double)q[k]). */
+    {
+        double d = __ddiv_rn(__ddiv_rn((double)acc, 4.0), (double)qs[zk]);
+        c = (short)__float2int_rz(__double2float_rn(round(d)));
+    }
+    if (active)
+        coef[(size_t)b * 64 + zk] = (short)c;
+
+    /* Dequantise: (float)round((double)((float)coef * (float)q) / 4.0). */
+    {
+        float p = __fmul_rn((float)c, (float)qs[zk]);
+        float x = __double2float_rn(round(__ddiv_rn((double)p, 4.0)));
+        x = __fmul_rn(__fmul_rn(x, au), av);
+        __syncthreads();            /* everyone is done reading B */
+        A[t] = x;
+    }
+    __syncthreads();
+
+    /* Inverse pass 1: rows. */
+    acc = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        acc = __fadd_rn(acc, __fmul_rn(A[row * 8 + j], tab[col * 8 + j]));
+    B[t] = acc;
+    __syncthreads();
+
+    /* Inverse pass 2: columns. */
+    acc = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        acc = __fadd_rn(acc, __fmul_rn(B[j * 8 + col], tab[row * 8 + j]));
+
+    if (active) {
+        const int v = pred + c63_f2i16(acc);
+        rec[pix] = (u8)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+}
+
+/* -------------------------------------------------------------- benchmark */
+
+/*
+ * Peak byte absolute difference rate: each thread runs n iterations of
+ * 8 independent __vsadu4 (4 byte differences each) and writes the sum so
+ * that nothing is optimised away.
+ */
+extern "C" __global__ void c63_peak_sad(u32 *out, u32 seed, int n)
+{
+    u32 a[8], s[8];
+    const u32 b = seed * 0x9E3779B9u ^ (blockIdx.x * blockDim.x + threadIdx.x);
+
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        a[i] = b * (2 * i + 1);
+        s[i] = 0;
+    }
+    for (int it = 0; it < n; it++) {
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            s[i] = __vsadu4(a[i], b) + s[i];
+            a[i] += 0x01010101u;
+        }
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] =
+        s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
+}

@@ -1,0 +1,682 @@
+/*
+ * Codec63 encoder (CUDA)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Codec63 encoder with motion estimation, transform, quantisation and
+ * reconstruction in CUDA kernels (libavcodec/cuda_kernels/c63_cuda.cu).
+ * The output is byte-identical to the c63 (CPU) encoder's.
+ *
+ * Per frame: the input is converted into zero-padded planes on the device
+ * (CUDA frames directly, system-memory frames through a pinned staging
+ * buffer), then the kernels run on the device context's stream, and only
+ * the coefficients and vectors are copied back, into pinned memory, for
+ * the shared entropy writer. The reconstruction stays on the device as the
+ * next frame's reference. With depth > 1 the GPU work of later frames runs
+ * while earlier frames are entropy-coded.
+ */
+
+#include <string.h>
+
+#include "config.h"
+
+#if CONFIG_PTX_COMPRESSION
+#include <zlib.h>
+#endif
+
+#include "libavutil/avassert.h"
+#include "libavutil/cuda_check.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/imgutils.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "libavcodec/avcodec.h"
+#include "libavcodec/codec_internal.h"
+#include "libavcodec/encode.h"
+#include "libavcodec/hwconfig.h"
+
+#include "c63.h"
+#include "c63enc.h"
+
+extern const unsigned char ff_c63_cuda_ptx_data[];
+extern const unsigned int ff_c63_cuda_ptx_len;
+
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(avctx, s->cu, x)
+
+#define MAX_DEPTH     16
+#define ENC_BLOCKS     4    ///< C63_ENC_BLOCKS of the kernels
+#define CONV_BLOCK_W  32
+#define CONV_BLOCK_H   8
+
+enum Stage {
+    STAGE_INPUT,            ///< upload and conversion
+    STAGE_ME,               ///< motion estimation
+    STAGE_ENCODE,           ///< transform, quantisation, reconstruction
+    STAGE_DOWNLOAD,         ///< coefficients and vectors to the host
+    NB_STAGES,
+};
+
+static const char *const stage_names[NB_STAGES] = {
+    "input", "motion estimation", "transform+reconstruction", "download",
+};
+
+/* Driver entry points that ffnvcodec's loader does not provide. */
+typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
+typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
+typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
+
+typedef struct C63CudaSlot {
+    AVFrame  *frame;        ///< input CUDA frame, held until its copy is done
+    uint8_t  *in_host;      ///< pinned staging of a system-memory frame
+    int16_t  *coef_host;    ///< pinned coefficients of the 3 planes
+    C63MV    *mv_host;      ///< pinned vectors of the 3 planes
+    CUevent   ev[NB_STAGES + 1];
+    int64_t   pts, duration;
+    int       keyframe;
+} C63CudaSlot;
+
+typedef struct C63CudaEncContext {
+    const AVClass *class;
+    int   qp;
+    int   depth;
+    int   stats_gpu;
+    char *device;
+
+    AVBufferRef         *hwdevice;
+    AVCUDADeviceContext *hwctx;
+    CudaFunctions       *cu;
+    CUstream             stream;
+    CUmodule             module;
+    CUfunction           f_convert, f_me, f_encode;
+    tcuMemAllocHost     *mem_alloc_host;
+    tcuMemFreeHost      *mem_free_host;
+    tcuEventElapsedTime *event_elapsed;
+
+    C63Geometry geo;
+    C63Writer   writer;
+    int         range[3];
+    uint8_t     q[3][64];
+
+    size_t      plane_size[3], plane_off[3], total;  ///< padded planes
+    size_t      in_off[3], in_size;                  ///< staged input planes
+    CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q, d_in;
+    int         cur;
+    int         since_key;
+
+    C63CudaSlot slot[MAX_DEPTH];
+    int         head, nb_inflight;
+    int         eof;
+    AVFrame    *frame;
+
+    int         collect_stats;
+    double      stage_ms[NB_STAGES];
+    int64_t     nb_frames;
+} C63CudaEncContext;
+
+static int load_module(AVCodecContext *avctx, C63CudaEncContext *s)
+{
+#if CONFIG_PTX_COMPRESSION
+    z_stream stream = { 0 };
+    uint8_t *buf, *tmp;
+    size_t buf_size = 256 * 1024;
+    int ret;
+
+    if (inflateInit2(&stream, 32 + 15) != Z_OK) {
+        av_log(avctx, AV_LOG_ERROR, "Error initialising zlib: %s\n", stream.msg);
+        return AVERROR(ENOSYS);
+    }
+    buf = av_malloc(buf_size);
+    if (!buf) {
+        inflateEnd(&stream);
+        return AVERROR(ENOMEM);
+    }
+    stream.next_in  = ff_c63_cuda_ptx_data;
+    stream.avail_in = ff_c63_cuda_ptx_len;
+    do {
+        stream.avail_out = buf_size - 1 - stream.total_out;
+        stream.next_out  = buf + stream.total_out;
+        ret = inflate(&stream, Z_FINISH);
+        if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
+            av_log(avctx, AV_LOG_ERROR, "zlib inflate error %d: %s\n", ret, stream.msg);
+            inflateEnd(&stream);
+            av_free(buf);
+            return AVERROR(EINVAL);
+        }
+        if (ret != Z_STREAM_END && stream.avail_out == 0) {
+            buf_size *= 2;
+            tmp = av_realloc(buf, buf_size);
+            if (!tmp) {
+                inflateEnd(&stream);
+                av_free(buf);
+                return AVERROR(ENOMEM);
+            }
+            buf = tmp;
+        }
+    } while (ret != Z_STREAM_END);
+    buf[stream.total_out] = 0;
+    inflateEnd(&stream);
+
+    ret = CHECK_CU(s->cu->cuModuleLoadData(&s->module, buf));
+    av_free(buf);
+    return ret;
+#else
+    return CHECK_CU(s->cu->cuModuleLoadData(&s->module, ff_c63_cuda_ptx_data));
+#endif
+}
+
+static int alloc_host(AVCodecContext *avctx, C63CudaEncContext *s, void **p, size_t size)
+{
+    if (s->mem_alloc_host)
+        return CHECK_CU(s->mem_alloc_host(p, FFMAX(size, 1)));
+    *p = av_malloc(FFMAX(size, 1));
+    return *p ? 0 : AVERROR(ENOMEM);
+}
+
+static void free_host(C63CudaEncContext *s, void **p)
+{
+    if (!*p)
+        return;
+    if (s->mem_free_host)
+        s->mem_free_host(*p);
+    else
+        av_free(*p);
+    *p = NULL;
+}
+
+static av_cold int init_device(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    AVHWDeviceContext *dev;
+    int ret;
+
+    if (avctx->hw_frames_ctx) {
+        AVHWFramesContext *fc = (AVHWFramesContext *)avctx->hw_frames_ctx->data;
+        if (fc->format != AV_PIX_FMT_CUDA) {
+            av_log(avctx, AV_LOG_ERROR, "hw_frames_ctx is not a CUDA frames context\n");
+            return AVERROR(EINVAL);
+        }
+        s->hwdevice = av_buffer_ref(fc->device_ref);
+    } else if (avctx->hw_device_ctx) {
+        dev = (AVHWDeviceContext *)avctx->hw_device_ctx->data;
+        if (dev->type != AV_HWDEVICE_TYPE_CUDA) {
+            av_log(avctx, AV_LOG_ERROR, "hw_device_ctx is not a CUDA device\n");
+            return AVERROR(EINVAL);
+        }
+        s->hwdevice = av_buffer_ref(avctx->hw_device_ctx);
+    } else {
+        ret = av_hwdevice_ctx_create(&s->hwdevice, AV_HWDEVICE_TYPE_CUDA, s->device, NULL, 0);
+        if (ret < 0) {
+            av_log(avctx, AV_LOG_ERROR,
+                   "No usable CUDA device: the c63_cuda encoder needs an NVIDIA GPU "
+                   "and its driver. Use -c:v c63 for CPU encoding.\n");
+            return ret;
+        }
+    }
+    if (!s->hwdevice)
+        return AVERROR(ENOMEM);
+
+    dev       = (AVHWDeviceContext *)s->hwdevice->data;
+    s->hwctx  = dev->hwctx;
+    s->cu     = s->hwctx->internal->cuda_dl;
+    s->stream = s->hwctx->stream;
+
+    /* Looked up in the library that the loader opened (compat/cuda). */
+    if (s->cu->lib) {
+        s->mem_alloc_host = (tcuMemAllocHost *)FFNV_SYM_FUNC(s->cu->lib, "cuMemAllocHost_v2");
+        s->mem_free_host  = (tcuMemFreeHost *)FFNV_SYM_FUNC(s->cu->lib, "cuMemFreeHost");
+        s->event_elapsed  = (tcuEventElapsedTime *)FFNV_SYM_FUNC(s->cu->lib, "cuEventElapsedTime");
+        if (!s->mem_alloc_host || !s->mem_free_host)
+            s->mem_alloc_host = NULL, s->mem_free_host = NULL;
+    }
+    if (!s->mem_alloc_host)
+        av_log(avctx, AV_LOG_WARNING, "No pinned host memory: transfers will be slower\n");
+    return 0;
+}
+
+static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu;
+    const C63Geometry *g = &s->geo;
+    enum AVPixelFormat sw_format = avctx->pix_fmt;
+    size_t coef_bytes, mv_bytes;
+    CUcontext dummy;
+    int ret;
+
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0)
+        return ret;
+    if (avctx->pix_fmt == AV_PIX_FMT_CUDA) {
+        if (!avctx->hw_frames_ctx) {
+            av_log(avctx, AV_LOG_ERROR, "CUDA frames need a hw_frames_ctx\n");
+            return AVERROR(EINVAL);
+        }
+        sw_format = ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->sw_format;
+        if (sw_format != AV_PIX_FMT_YUV420P && sw_format != AV_PIX_FMT_NV12 &&
+            sw_format != AV_PIX_FMT_YUVJ420P) {
+            av_log(avctx, AV_LOG_ERROR, "CUDA frames of %s are not supported: "
+                   "yuv420p or nv12 only\n", av_get_pix_fmt_name(sw_format));
+            return AVERROR(ENOSYS);
+        }
+    }
+
+    if ((ret = init_device(avctx)) < 0)
+        return ret;
+    cu = s->cu;
+
+    ff_c63_geometry(&s->geo, avctx->width, avctx->height);
+    ff_c63_quant_tables(s->q, s->qp);
+    ff_c63_init_huff_codes();
+
+    s->collect_stats = s->stats_gpu || av_log_get_level() >= AV_LOG_VERBOSE;
+    if (!s->event_elapsed)
+        s->collect_stats = 0;
+
+    s->total = 0;
+    for (int p = 0; p < 3; p++) {
+        int cw = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
+        int ch = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        s->plane_size[p] = (size_t)g->w[p] * g->h[p];
+        s->plane_off[p]  = s->total;
+        s->total        += s->plane_size[p];
+        s->in_off[p]     = s->in_size;
+        s->in_size      += FFALIGN((size_t)cw * ch, 256);
+    }
+    coef_bytes = s->total * sizeof(int16_t);
+    mv_bytes   = s->total / 64 * sizeof(C63MV);
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+        return ret;
+
+    if ((ret = load_module(avctx, s)) < 0)
+        goto fail;
+    if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me,      s->module, "c63_me")))      < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0)
+        goto fail;
+
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_orig,     s->total)))   < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_recon[0], s->total)))   < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_recon[1], s->total)))   < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_coef,     coef_bytes))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mv,       mv_bytes)))   < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_in,       s->in_size))) < 0)
+        goto fail;
+    if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[0], 0, s->total, s->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[1], 0, s->total, s->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_mv, 0, mv_bytes, s->stream)))       < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoD(s->d_q, s->q, sizeof(s->q))))               < 0)
+        goto fail;
+
+    for (int i = 0; i < s->depth; i++) {
+        C63CudaSlot *sl = &s->slot[i];
+        if ((ret = alloc_host(avctx, s, (void **)&sl->in_host,   s->in_size))  < 0 ||
+            (ret = alloc_host(avctx, s, (void **)&sl->coef_host, coef_bytes))  < 0 ||
+            (ret = alloc_host(avctx, s, (void **)&sl->mv_host,   mv_bytes))    < 0)
+            goto fail;
+        for (int e = 0; e <= NB_STAGES; e++)
+            if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev[e],
+                                    s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
+                goto fail;
+        if (!(sl->frame = av_frame_alloc())) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+    }
+    if (!(s->frame = av_frame_alloc())) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    ret = CHECK_CU(cu->cuStreamSynchronize(s->stream));
+
+fail:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    s->since_key = avctx->gop_size;
+    return ret < 0 ? ret : 0;
+}
+
+/* Input planes on the device: CUDA frames as they are, system-memory
+ * frames through the slot's pinned staging buffer. */
+static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *frame,
+                        enum AVPixelFormat *fmt, CUdeviceptr src[3], int pitch[3])
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    int ret;
+
+    if (frame->format == AV_PIX_FMT_CUDA) {
+        AVHWFramesContext *fc;
+        if (!frame->hw_frames_ctx)
+            return AVERROR(EINVAL);
+        fc = (AVHWFramesContext *)frame->hw_frames_ctx->data;
+        if (((AVCUDADeviceContext *)fc->device_ctx->hwctx)->cuda_ctx != s->hwctx->cuda_ctx) {
+            av_log(avctx, AV_LOG_ERROR, "CUDA frames of another CUDA context\n");
+            return AVERROR(EINVAL);
+        }
+        *fmt = fc->sw_format;
+        for (int p = 0; p < 3; p++) {
+            src[p]   = (CUdeviceptr)frame->data[p];
+            pitch[p] = frame->linesize[p];
+        }
+        /* Hold the frame until the GPU has read it. */
+        return av_frame_ref(sl->frame, frame);
+    }
+
+    *fmt = frame->format;
+    for (int p = 0; p < 3; p++) {
+        int cw = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
+        int ch = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        if (*fmt == AV_PIX_FMT_NV12 && p) {
+            /* the interleaved plane, staged over the U and V areas */
+            if (p == 2)
+                break;
+            cw *= 2;
+        }
+        av_image_copy_plane(sl->in_host + s->in_off[p], cw, frame->data[p], frame->linesize[p],
+                            cw, ch);
+        src[p]   = s->d_in + s->in_off[p];
+        pitch[p] = cw;
+    }
+    ret = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->d_in, sl->in_host, s->in_size, s->stream));
+    return ret;
+}
+
+static int launch(AVCodecContext *avctx, CUfunction f, int gx, int gy, int tx, int ty,
+                  unsigned shmem, void **args)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, tx, ty, 1, shmem, s->stream, args, NULL));
+}
+
+static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    CudaFunctions *cu = s->cu;
+    C63CudaSlot *sl = &s->slot[(s->head + s->nb_inflight) % s->depth];
+    enum AVPixelFormat fmt;
+    CUdeviceptr src[3], ref, rec;
+    int pitch[3], ret, key;
+    CUcontext dummy;
+
+    key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
+    s->since_key = key ? 1 : s->since_key + 1;
+    s->cur ^= 1;
+    rec = s->d_recon[s->cur];
+    ref = s->d_recon[!s->cur];
+    sl->keyframe = key;
+    sl->pts      = frame->pts;
+    sl->duration = frame->pkt_duration;
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+        return ret;
+
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[0], s->stream))) < 0)
+        goto end;
+    if ((ret = upload_input(avctx, sl, frame, &fmt, src, pitch)) < 0)
+        goto end;
+    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
+        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
+        ret = AVERROR(EINVAL);
+        goto end;
+    }
+
+    for (int p = 0; p < 3; p++) {
+        CUdeviceptr dst = s->d_orig + s->plane_off[p];
+        CUdeviceptr in  = src[p];
+        int dw = g->w[p], dh = g->h[p], ip = pitch[p], step = 1;
+        int sw = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
+        int sh = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        void *args[] = { &dst, &dw, &dh, &in, &ip, &sw, &sh, &step };
+        if (fmt == AV_PIX_FMT_NV12 && p) {
+            in   = src[1] + (p - 1);
+            ip   = pitch[1];
+            step = 2;
+        }
+        if ((ret = launch(avctx, s->f_convert, FFALIGN(dw, CONV_BLOCK_W) / CONV_BLOCK_W,
+                          FFALIGN(dh, CONV_BLOCK_H) / CONV_BLOCK_H,
+                          CONV_BLOCK_W, CONV_BLOCK_H, 0, args)) < 0)
+            goto end;
+    }
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[1], s->stream))) < 0)
+        goto end;
+
+    if (!key) {
+        for (int p = 0; p < 3; p++) {
+            CUdeviceptr mv  = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
+            CUdeviceptr cur = s->d_orig + s->plane_off[p];
+            CUdeviceptr rp  = ref + s->plane_off[p];
+            int w = g->w[p], h = g->h[p], r = s->range[p];
+            int span = FFALIGN(2 * r, 4);
+            int win_stride = span + 12, win_rows = span + 8;
+            int items = 2 * r * ((2 * r + 3) / 4);
+            int threads = av_clip(FFALIGN(items, 32), 32, 256);
+            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &win_rows };
+            if ((ret = launch(avctx, s->f_me, w / 8, h / 8, threads, 1,
+                              win_stride * win_rows, args)) < 0)
+                goto end;
+        }
+    }
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[2], s->stream))) < 0)
+        goto end;
+
+    for (int p = 0; p < 3; p++) {
+        CUdeviceptr coef = s->d_coef + s->plane_off[p] * sizeof(int16_t);
+        CUdeviceptr rp   = rec + s->plane_off[p];
+        CUdeviceptr mv   = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
+        CUdeviceptr orig = s->d_orig + s->plane_off[p];
+        CUdeviceptr refp = ref + s->plane_off[p];
+        CUdeviceptr q    = s->d_q + 64 * p;
+        int w = g->w[p], h = g->h[p];
+        int nblocks = (w / 8) * (h / 8);
+        void *args[] = { &coef, &rp, &mv, &orig, &refp, &q, &w, &h, &key };
+        if ((ret = launch(avctx, s->f_encode, (nblocks + ENC_BLOCKS - 1) / ENC_BLOCKS, 1,
+                          64, ENC_BLOCKS, 0, args)) < 0)
+            goto end;
+    }
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)
+        goto end;
+
+    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->coef_host, s->d_coef,
+                                              s->total * sizeof(int16_t), s->stream))) < 0)
+        goto end;
+    if (!key &&
+        (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->mv_host, s->d_mv,
+                                              s->total / 64 * sizeof(C63MV), s->stream))) < 0)
+        goto end;
+    ret = CHECK_CU(cu->cuEventRecord(sl->ev[NB_STAGES], s->stream));
+
+end:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    if (ret >= 0)
+        s->nb_inflight++;
+    else
+        av_frame_unref(sl->frame);
+    return ret;
+}
+
+static int finish_frame(AVCodecContext *avctx, AVPacket *pkt)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    C63CudaSlot *sl = &s->slot[s->head];
+    C63CodedFrame f = { .keyframe = 0 };
+    CUcontext dummy;
+    int ret;
+
+    s->head = (s->head + 1) % s->depth;
+    s->nb_inflight--;
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+        return ret;
+    ret = CHECK_CU(cu->cuEventSynchronize(sl->ev[NB_STAGES]));
+    if (ret >= 0 && s->collect_stats) {
+        for (int i = 0; i < NB_STAGES; i++) {
+            float ms = 0;
+            if (CHECK_CU(s->event_elapsed(&ms, sl->ev[i], sl->ev[i + 1])) >= 0)
+                s->stage_ms[i] += ms;
+        }
+        s->nb_frames++;
+    }
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    av_frame_unref(sl->frame);
+    if (ret < 0)
+        return ret;
+
+    for (int p = 0; p < 3; p++) {
+        f.coef[p] = sl->coef_host + s->plane_off[p];
+        f.mv[p]   = sl->mv_host + s->plane_off[p] / 64;
+    }
+    f.keyframe = sl->keyframe;
+    if ((ret = ff_c63_write_frame(avctx, &s->writer, pkt, &s->geo, s->q, &f)) < 0)
+        return ret;
+    pkt->pts      = sl->pts;
+    pkt->dts      = sl->pts;
+    pkt->duration = sl->duration;
+    return 0;
+}
+
+static int c63_cuda_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    int ret;
+
+    while (!s->eof && s->nb_inflight < s->depth) {
+        ret = ff_encode_get_frame(avctx, s->frame);
+        if (ret == AVERROR_EOF) {
+            s->eof = 1;
+            break;
+        }
+        if (ret < 0)
+            return ret;     /* AVERROR(EAGAIN): fill the pipeline first */
+        ret = submit_frame(avctx, s->frame);
+        av_frame_unref(s->frame);
+        if (ret < 0)
+            return ret;
+    }
+    if (!s->nb_inflight)
+        return AVERROR_EOF;
+    return finish_frame(avctx, pkt);
+}
+
+static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    CUcontext dummy;
+
+    if (s->nb_frames) {
+        double total = 0;
+        int level = s->stats_gpu ? AV_LOG_INFO : AV_LOG_VERBOSE;
+        for (int i = 0; i < NB_STAGES; i++)
+            total += s->stage_ms[i];
+        av_log(avctx, level, "GPU time over %"PRId64" frames:\n", s->nb_frames);
+        for (int i = 0; i < NB_STAGES; i++)
+            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[i],
+                   s->stage_ms[i], s->stage_ms[i] / s->nb_frames);
+        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n", "all",
+               total, total / s->nb_frames, total > 0 ? 1000.0 * s->nb_frames / total : 0.0);
+    }
+
+    if (s->hwctx && cu) {
+        cu->cuCtxPushCurrent(s->hwctx->cuda_ctx);
+        cu->cuStreamSynchronize(s->stream);
+        for (int i = 0; i < MAX_DEPTH; i++) {
+            C63CudaSlot *sl = &s->slot[i];
+            free_host(s, (void **)&sl->in_host);
+            free_host(s, (void **)&sl->coef_host);
+            free_host(s, (void **)&sl->mv_host);
+            for (int e = 0; e <= NB_STAGES; e++)
+                if (sl->ev[e])
+                    cu->cuEventDestroy(sl->ev[e]);
+            av_frame_free(&sl->frame);
+        }
+        if (s->d_orig)     cu->cuMemFree(s->d_orig);
+        if (s->d_recon[0]) cu->cuMemFree(s->d_recon[0]);
+        if (s->d_recon[1]) cu->cuMemFree(s->d_recon[1]);
+        if (s->d_coef)     cu->cuMemFree(s->d_coef);
+        if (s->d_mv)       cu->cuMemFree(s->d_mv);
+        if (s->d_q)        cu->cuMemFree(s->d_q);
+        if (s->d_in)       cu->cuMemFree(s->d_in);
+        if (s->module)
+            cu->cuModuleUnload(s->module);
+        cu->cuCtxPopCurrent(&dummy);
+    }
+    memset(s->slot, 0, sizeof(s->slot));
+    s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = s->d_in = 0;
+    s->module = NULL;
+    av_frame_free(&s->frame);
+    av_buffer_unref(&s->hwdevice);
+    s->hwctx = NULL;
+    s->cu    = NULL;
+    ff_c63_writer_free(&s->writer);
+    return 0;
+}
+
+#define OFFSET(x) offsetof(C63CudaEncContext, x)
+#define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
+static const AVOption options[] = {
+    C63_ENCODER_OPTIONS(C63CudaEncContext)
+    { "depth", "Frames in flight on the GPU (1 = synchronous)", OFFSET(depth),
+      AV_OPT_TYPE_INT, { .i64 = 2 }, 1, MAX_DEPTH, VE },
+    { "stats_gpu", "Log GPU time per stage at the end", OFFSET(stats_gpu),
+      AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
+    { "gpu", "CUDA device to use when none is given (index)", OFFSET(device),
+      AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, VE },
+    { NULL },
+};
+
+static const AVClass c63_cuda_class = {
+    .class_name = "c63_cuda encoder",
+    .item_name  = av_default_item_name,
+    .option     = options,
+    .version    = LIBAVUTIL_VERSION_INT,
+};
+
+static const FFCodecDefault c63_cuda_defaults[] = {
+    C63_ENCODER_DEFAULTS
+};
+
+static const AVCodecHWConfigInternal *const c63_cuda_hw_configs[] = {
+    HW_CONFIG_ENCODER_FRAMES(CUDA, CUDA),
+    HW_CONFIG_ENCODER_DEVICE(NONE, CUDA),
+    NULL,
+};
+
+const FFCodec ff_c63_cuda_encoder = {
+    .p.name         = "c63_cuda",
+    .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec), CUDA"),
+    .p.type         = AVMEDIA_TYPE_VIDEO,
+    .p.id           = AV_CODEC_ID_C63,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_HARDWARE,
+    .priv_data_size = sizeof(C63CudaEncContext),
+    .init           = c63_cuda_encode_init,
+    FF_CODEC_RECEIVE_PACKET_CB(c63_cuda_receive_packet),
+    .close          = c63_cuda_encode_close,
+    .p.pix_fmts     = (const enum AVPixelFormat[]){ AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12,
+                                                    AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_CUDA,
+                                                    AV_PIX_FMT_NONE },
+    .p.priv_class   = &c63_cuda_class,
+    .defaults       = c63_cuda_defaults,
+    .hw_configs     = c63_cuda_hw_configs,
+    .caps_internal  = FF_CODEC_CAP_INIT_THREADSAFE | FF_CODEC_CAP_INIT_CLEANUP,
+};

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Codec63 CUDA encoder FATE test driver, run by fate-run.sh's runlocal from
+# the build directory: c63-gpu-test.sh MODE ARGS... SRC_TESTS
+#
+#   enc NAME INPUT DEPTH   md5 of c63_cuda's output for a stored vector;
+#                          INPUT is yuv420p, nv12 (system memory) or cuda
+#                          (CUDA frames from hwupload_cuda)
+#   nvdec NAME DEPTH       an mpeg4 clip decoded by NVDEC: its CUDA frames
+#                          encode with c63_cuda as the same pictures,
+#                          downloaded, encode with c63
+#   same SOURCE OPTS...    c63_cuda and c63 give the same bytes for a lavfi
+#                          source and encoder options
+
+FFMPEG=${FFMPEG:-./ffmpeg}
+mode=$1; shift
+# runlocal appends the tests directory of the source tree: take it off
+eval "base=\${$#}"
+n=$# i=0
+for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
+shift $n
+SAMPLES=$base/c63/samples
+TMP=${TMPDIR:-/tmp}/c63-gpu-fate.$$
+mkdir -p "$TMP" || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+ff()  { "$FFMPEG" -nostdin -hide_banner -v error -bitexact "$@"; }
+md5() { md5sum | cut -d' ' -f1; }
+
+size_of() {
+    case $1 in
+    tiny) echo 16x16 ;; odd_height) echo 176x100 ;; qcif_keyint) echo 176x144 ;;
+    cif_testsrc2|cif_noise) echo 352x288 ;; mandel) echo 320x240 ;;
+    hd1080_testsrc2) echo 1920x1080 ;; *) echo "unknown vector $1" >&2; exit 1 ;;
+    esac
+}
+
+case $mode in
+enc)
+    name=$1 input=$2 depth=$3
+    case $input in
+    yuv420p) set -- ;;
+    nv12)    set -- -vf format=nv12 ;;
+    cuda)    set -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda ;;
+    *) echo "unknown input $input"; exit 1 ;;
+    esac
+    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
+    ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" "$@" \
+       -c:v c63_cuda -depth "$depth" -f c63 "$TMP/out.c63" || exit 1
+    md5 < "$TMP/out.c63"
+    ;;
+nvdec)
+    # NVDEC's MPEG-4 IDCT is not FFmpeg's, so its pictures may differ from
+    # the CPU decoder's by a little: the expected output is the c63 (CPU)
+    # encoding of NVDEC's own pictures, downloaded to system memory.
+    name=$1 depth=$2
+    xz -dc "$SAMPLES/$name.yuv.xz" |
+        ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - \
+           -c:v mpeg4 -q:v 2 -f avi "$TMP/clip.avi" || exit 1
+    ff -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/clip.avi" \
+       -vf hwdownload,format=nv12,format=yuv420p -c:v c63 -f c63 "$TMP/cpu.c63" || exit 1
+    ff -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/clip.avi" \
+       -c:v c63_cuda -depth "$depth" -f c63 "$TMP/gpu.c63" || exit 1
+    cpu=$(md5 < "$TMP/cpu.c63") gpu=$(md5 < "$TMP/gpu.c63")
+    if [ "$cpu" != "$gpu" ]; then
+        echo "differ: c63 $cpu, c63_cuda from NVDEC frames $gpu"
+        exit 1
+    fi
+    echo "identical $gpu"
+    ;;
+same)
+    src=$1; shift
+    ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/cpu.c63" || exit 1
+    for d in 1 3; do
+        ff -f lavfi -i "$src" -c:v c63_cuda -depth $d "$@" -f c63 "$TMP/gpu$d.c63" || exit 1
+        cmp -s "$TMP/cpu.c63" "$TMP/gpu$d.c63" ||
+            { echo "differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
+    done
+    echo "identical $(md5 < "$TMP/cpu.c63")"
+    ;;
+*)
+    echo "unknown mode $mode"; exit 1 ;;
+esac

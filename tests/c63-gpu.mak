@@ -1,0 +1,45 @@
+# Codec63 CUDA encoder tests (need a CUDA device). See tests/fate.mak.
+#
+# Every test's output md5 must equal the CPU encoder's: the md5 tests reuse
+# the c63-enc-NAME references of the CPU encoder (the reference encoder's
+# output), for every input path and pipeline depth.
+
+C63_GPU_TEST = runlocal c63/c63-gpu-test.sh
+C63_GPU_INPUTS = yuv420p nv12 cuda
+C63_GPU_DEPTHS = 1 2 4
+
+# fate-c63-cuda-INPUT-dDEPTH-NAME
+define C63_GPU_MD5
+FATE_C63_GPU_MD5 += fate-c63-cuda-$(1)-d$(2)-$(3)
+fate-c63-cuda-$(1)-d$(2)-$(3): CMD = $$(C63_GPU_TEST) enc $(3) $(1) $(2)
+fate-c63-cuda-$(1)-d$(2)-$(3): REF = $$(C63_TESTS)/ref/c63-enc-$(3)
+endef
+$(foreach i,$(C63_GPU_INPUTS),$(foreach d,$(C63_GPU_DEPTHS),$(foreach v,$(C63_VECTORS),\
+    $(eval $(call C63_GPU_MD5,$(i),$(d),$(v))))))
+
+# NVDEC input: an mpeg4 clip decoded by NVDEC into CUDA frames encodes
+# exactly as c63 encodes the same pictures downloaded to system memory
+# (NVDEC's MPEG-4 IDCT differs from FFmpeg's, so the CPU decoder's pictures
+# are not the reference). The script computes both md5s and prints
+# "identical" and the md5.
+C63_GPU_NVDEC = qcif_keyint cif_testsrc2 hd1080_testsrc2
+define C63_GPU_NVDEC_TEST
+FATE_C63_GPU_NVDEC += fate-c63-cuda-nvdec-d$(1)-$(2)
+fate-c63-cuda-nvdec-d$(1)-$(2): CMD = $$(C63_GPU_TEST) nvdec $(2) $(1)
+fate-c63-cuda-nvdec-d$(1)-$(2): CMP = null
+endef
+$(foreach d,$(C63_GPU_DEPTHS),$(foreach v,$(C63_GPU_NVDEC),\
+    $(eval $(call C63_GPU_NVDEC_TEST,$(d),$(v)))))
+
+# Options shared with c63 give the same output as with c63.
+C63_GPU_OPT = quality-1 quality-50 gop-5 me-range-4 me-range-64 odd-size
+FATE_C63_GPU_OPT = $(C63_GPU_OPT:%=fate-c63-cuda-opt-%)
+$(FATE_C63_GPU_OPT): CMP = null
+fate-c63-cuda-opt-quality-1:  CMD = $(C63_GPU_TEST) same testsrc2=s=176x144:r=25,trim=end_frame=12 -quality 1
+fate-c63-cuda-opt-quality-50: CMD = $(C63_GPU_TEST) same testsrc2=s=176x144:r=25,trim=end_frame=12 -quality 50
+fate-c63-cuda-opt-gop-5:      CMD = $(C63_GPU_TEST) same testsrc2=s=176x144:r=25,trim=end_frame=12 -g 5
+fate-c63-cuda-opt-me-range-4: CMD = $(C63_GPU_TEST) same testsrc2=s=176x144:r=25,trim=end_frame=12 -me_range 4
+fate-c63-cuda-opt-me-range-64: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=6 -me_range 64
+fate-c63-cuda-opt-odd-size:   CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=25,trim=end_frame=8
+
+FATE_C63_GPU += $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT)

@@ -1,0 +1,617 @@
+/*
+ * checkcuda: the c63_cuda kernels against their C twins
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * Usage: checkcuda [--bench] [--seed N] [--ptx FILE]
+ *
+ * Runs every kernel of libavcodec/cuda_kernels/c63_cuda.cu on random and
+ * edge-case inputs and compares the result with the C code that the CPU
+ * encoder uses (ff_c63_motion_search, ff_c63_fdct_quant_ref,
+ * ff_c63_dequant_idct_ref, the DSP's add_pred/sub_pred). The first
+ * mismatch of each test is printed with its plane size, block and values.
+ * The kernels are the PTX embedded in libavcodec (gzip-compressed when
+ * FFmpeg was configured with PTX compression), or the file given by --ptx.
+ *
+ * --bench also times the kernels with CUDA events and compares the motion
+ * search's rate of byte absolute differences with the peak rate that a
+ * tight __vsadu4 loop reaches on the same GPU.
+ *
+ * Without libcuda or a device it prints "checkcuda: SKIPPED: no CUDA
+ * device" and exits 0.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <zlib.h>
+#include <ffnvcodec/dynlink_loader.h>
+
+extern "C" {
+#include "libavcodec/avcodec.h"
+#include "libavcodec/me_cmp.h"
+#include "libavcodec/c63/c63.h"
+#include "libavcodec/c63/c63dsp.h"
+#include "libavcodec/c63/c63me.h"
+
+extern const unsigned char ff_c63_cuda_ptx_data[];
+extern const unsigned int ff_c63_cuda_ptx_len;
+}
+
+typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
+
+static CudaFunctions *cu;
+static tcuEventElapsedTime *event_elapsed;
+static CUcontext ctx;
+static CUmodule module;
+static CUfunction f_convert, f_me, f_encode, f_peak;
+static int passed, failed;
+
+#define CK(x) do {                                                          \
+        CUresult err_ = (x);                                                \
+        if (err_ != CUDA_SUCCESS) {                                         \
+            const char *name_ = "?";                                        \
+            cu->cuGetErrorName(err_, &name_);                               \
+            fprintf(stderr, "checkcuda: %s failed: %s (line %d)\n", #x,     \
+                    name_, __LINE__);                                       \
+            exit(1);                                                        \
+        }                                                                   \
+    } while (0)
+
+/* ------------------------------------------------------------ helpers */
+
+static uint32_t rng_state = 1;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+struct DevBuf {
+    CUdeviceptr p;
+    size_t size;
+    explicit DevBuf(size_t n) : p(0), size(n ? n : 1) { CK(cu->cuMemAlloc(&p, size)); }
+    ~DevBuf() { cu->cuMemFree(p); }
+    void up(const void *h, size_t n) { CK(cu->cuMemcpyHtoD(p, h, n)); }
+    void down(void *h, size_t n) { CK(cu->cuMemcpyDtoH(h, p, n)); }
+};
+
+static void launch(CUfunction f, int gx, int gy, int tx, int ty, unsigned shmem, void **args)
+{
+    CK(cu->cuLaunchKernel(f, gx, gy, 1, tx, ty, 1, shmem, NULL, args, NULL));
+}
+
+static void report(const char *name, bool ok, const std::string &detail)
+{
+    if (ok) {
+        passed++;
+        printf("  %-44s ok\n", name);
+    } else {
+        failed++;
+        printf("  %-44s FAILED\n      %s\n", name, detail.c_str());
+    }
+    fflush(stdout);
+}
+
+/* Kinds of plane content: ties and flat areas matter for the search. */
+enum Content { RANDOM, FLAT, SMOOTH, FEW_LEVELS };
+
+static void fill(std::vector<uint8_t> &v, int w, int h, Content c, int shift)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint8_t s;
+            switch (c) {
+            case RANDOM:     s = rnd(); break;
+            case FLAT:       s = 128; break;
+            case SMOOTH:     s = ((x + shift) * 3 + y * 2 + (rnd() & 3)) & 255; break;
+            default:         s = (rnd() & 1) * 255; break;
+            }
+            v[(size_t)y * w + x] = s;
+        }
+}
+
+/* ------------------------------------------------------------ convert */
+
+static void test_convert(void)
+{
+    static const int sizes[][2] = { { 16, 16 }, { 1, 1 }, { 17, 9 }, { 176, 100 }, { 720, 577 } };
+    for (auto &sz : sizes) {
+        for (int step = 1; step <= 2; step++) {
+            C63Geometry g;
+            ff_c63_geometry(&g, sz[0], sz[1]);
+            int sw = (sz[0] + 1) / 2, sh = (sz[1] + 1) / 2;
+            int dw = g.w[1], dh = g.h[1];
+            int pitch = sw * step + 37;
+            std::vector<uint8_t> src((size_t)pitch * sh), out((size_t)dw * dh), exp((size_t)dw * dh, 0);
+            for (auto &b : src) b = rnd();
+            for (int y = 0; y < sh; y++)
+                for (int x = 0; x < sw; x++)
+                    exp[(size_t)y * dw + x] = src[(size_t)y * pitch + x * step + (step - 1)];
+            DevBuf ds(src.size()), dd(out.size());
+            ds.up(src.data(), src.size());
+            CK(cu->cuMemsetD8Async(dd.p, 0xAA, out.size(), NULL));
+            CUdeviceptr in = ds.p + (step - 1), dst = dd.p;
+            void *args[] = { &dst, &dw, &dh, &in, &pitch, &sw, &sh, &step };
+            launch(f_convert, (dw + 31) / 32, (dh + 7) / 8, 32, 8, 0, args);
+            dd.down(out.data(), out.size());
+            std::string detail;
+            for (int y = 0; y < dh && detail.empty(); y++)
+                for (int x = 0; x < dw; x++)
+                    if (out[(size_t)y * dw + x] != exp[(size_t)y * dw + x]) {
+                        char buf[256];
+                        snprintf(buf, sizeof(buf), "%dx%d plane from %dx%d step %d: first "
+                                 "mismatch at (%d, %d): gpu %d, cpu %d", dw, dh, sw, sh, step,
+                                 x, y, out[(size_t)y * dw + x], exp[(size_t)y * dw + x]);
+                        detail = buf;
+                        break;
+                    }
+            char name[96];
+            snprintf(name, sizeof(name), "convert %dx%d %s", sz[0], sz[1],
+                     step == 1 ? "planar" : "interleaved");
+            report(name, detail.empty(), detail);
+        }
+    }
+}
+
+/* ----------------------------------------------------- motion search */
+
+static void me_params(int r, int *win_stride, int *win_rows, int *threads)
+{
+    /* as the encoder computes them */
+    int span = (2 * r + 3) & ~3;
+    int items = 2 * r * ((2 * r + 3) / 4);
+    *win_stride = span + 12;
+    *win_rows   = span + 8;
+    *threads    = items <= 32 ? 32 : items >= 256 ? 256 : (items + 31) & ~31;
+}
+
+static MECmpContext mecc;
+
+static void run_me(const uint8_t *cur, const uint8_t *ref, int w, int h, int r, C63MV *out)
+{
+    int nb = (w / 8) * (h / 8), ws, wr, threads;
+    DevBuf dc((size_t)w * h), dr((size_t)w * h), dm(nb * sizeof(C63MV));
+    dc.up(cur, (size_t)w * h);
+    dr.up(ref, (size_t)w * h);
+    me_params(r, &ws, &wr, &threads);
+    CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
+    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &wr };
+    launch(f_me, w / 8, h / 8, threads, 1, ws * wr, args);
+    dm.down(out, nb * sizeof(C63MV));
+}
+
+static int sad8(const uint8_t *a, const uint8_t *b, int stride)
+{
+    int s = 0;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            s += abs(a[i * stride + j] - b[i * stride + j]);
+    return s;
+}
+
+static void test_me_case(int w, int h, int r, Content content, bool related)
+{
+    std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
+    std::vector<uint16_t> sums((size_t)w * h);
+    int bw = w / 8, bh = h / 8;
+    std::vector<C63MV> gpu(bw * bh), cpu(bw * bh);
+
+    fill(ref, w, h, content, 0);
+    if (related) {
+        /* the current picture is the reference moved and lightly changed */
+        int dx = (int)(rnd() % 7) - 3, dy = (int)(rnd() % 7) - 3;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int sx = x + dx, sy = y + dy;
+                int v = sx >= 0 && sx < w && sy >= 0 && sy < h ? ref[(size_t)sy * w + sx] : 0;
+                if ((rnd() & 15) == 0)
+                    v = (v + (int)(rnd() % 9) - 4) & 255;
+                cur[(size_t)y * w + x] = v;
+            }
+    } else {
+        fill(cur, w, h, content, 5);
+    }
+
+    ff_c63_block_sums(sums.data(), ref.data(), w, h, 0, h);
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++)
+            cpu[by * bw + bx] = ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),
+                                                     w, h, bx, by, r);
+    run_me(cur.data(), ref.data(), w, h, r, gpu.data());
+
+    std::string detail;
+    for (int b = 0; b < bw * bh; b++)
+        if (gpu[b].x != cpu[b].x || gpu[b].y != cpu[b].y) {
+            int bx = b % bw, by = b / bw;
+            const uint8_t *blk = cur.data() + (size_t)8 * by * w + 8 * bx;
+            const uint8_t *base = ref.data() + (size_t)8 * by * w + 8 * bx;
+            char buf[320];
+            snprintf(buf, sizeof(buf), "%dx%d plane, range %d: first mismatch at block "
+                     "(%d, %d): gpu (%d, %d) sad %d, cpu (%d, %d) sad %d", w, h, r, bx, by,
+                     gpu[b].x, gpu[b].y, sad8(blk, base + gpu[b].y * w + gpu[b].x, w),
+                     cpu[b].x, cpu[b].y, sad8(blk, base + cpu[b].y * w + cpu[b].x, w));
+            detail = buf;
+            break;
+        }
+    static const char *const cn[] = { "random", "flat", "smooth", "two-level" };
+    char name[96];
+    snprintf(name, sizeof(name), "me %dx%d r%d %s%s", w, h, r, cn[content],
+             related ? " moved" : "");
+    report(name, detail.empty(), detail);
+}
+
+static void test_me(void)
+{
+    /* 8x8 and 16x16 planes: empty windows (and chroma of 16x16 luma). */
+    test_me_case(8, 8, 8, RANDOM, false);
+    test_me_case(16, 16, 8, RANDOM, false);
+    test_me_case(16, 16, 16, RANDOM, true);
+    test_me_case(24, 16, 4, SMOOTH, true);
+    test_me_case(176, 144, 16, RANDOM, true);
+    test_me_case(176, 144, 16, FLAT, false);
+    test_me_case(176, 144, 16, FEW_LEVELS, false);
+    test_me_case(88, 72, 8, SMOOTH, true);
+    test_me_case(88, 72, 8, FEW_LEVELS, true);
+    test_me_case(176, 104, 16, SMOOTH, true);
+    test_me_case(352, 288, 16, SMOOTH, true);
+    test_me_case(176, 144, 1, RANDOM, true);
+    test_me_case(176, 144, 0, RANDOM, true);
+    test_me_case(176, 144, 3, SMOOTH, true);
+    test_me_case(176, 144, 7, FEW_LEVELS, true);
+    test_me_case(320, 240, 64, SMOOTH, true);
+    test_me_case(160, 120, 32, RANDOM, true);
+    test_me_case(1920, 1088, 16, SMOOTH, true);
+}
+
+/* ------------------------------------------ transform and reconstruction */
+
+static void test_encode_case(int w, int h, int qp, int key, Content content)
+{
+    C63DSPContext dsp;
+    uint8_t q[3][64];
+    int bw = w / 8, bh = h / 8, nb = bw * bh;
+    std::vector<uint8_t> orig((size_t)w * h), ref((size_t)w * h);
+    std::vector<uint8_t> rec_cpu((size_t)w * h), rec_gpu((size_t)w * h);
+    std::vector<int16_t> coef_cpu((size_t)nb * 64), coef_gpu((size_t)nb * 64);
+    std::vector<C63MV> mv(nb);
+
+    ff_c63dsp_init(&dsp);
+    ff_c63_quant_tables(q, qp);
+    fill(orig, w, h, content, 0);
+    fill(ref, w, h, content == FLAT ? RANDOM : content, 3);
+    if (content == FEW_LEVELS) /* extreme residuals */
+        for (size_t i = 0; i < ref.size(); i++)
+            ref[i] = 255 - orig[i];
+
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++) {
+            /* any vector that stays inside the plane */
+            int x = rnd() % (w - 7), y = rnd() % (h - 7);
+            if (rnd() % 4 == 0)
+                x = 8 * bx, y = 8 * by;
+            mv[by * bw + bx].x = (int8_t)av_clip(x - 8 * bx, -64, 64);
+            mv[by * bw + bx].y = (int8_t)av_clip(y - 8 * by, -64, 64);
+            if (8 * bx + mv[by * bw + bx].x < 0 || 8 * bx + mv[by * bw + bx].x > w - 8)
+                mv[by * bw + bx].x = 0;
+            if (8 * by + mv[by * bw + bx].y < 0 || 8 * by + mv[by * bw + bx].y > h - 8)
+                mv[by * bw + bx].y = 0;
+        }
+
+    const int p = qp & 1 ? 1 : 0;   /* luma or chroma table */
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++) {
+            int b = by * bw + bx;
+            int16_t res[64];
+            const uint8_t *src = orig.data() + (size_t)8 * by * w + 8 * bx;
+            const uint8_t *pred = key ? NULL : ref.data() + (size_t)(8 * by + mv[b].y) * w +
+                                               8 * bx + mv[b].x;
+            dsp.sub_pred(res, src, w, pred, w);
+            ff_c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
+            ff_c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
+            dsp.add_pred(rec_cpu.data() + (size_t)8 * by * w + 8 * bx, w, pred, w, res);
+        }
+
+    DevBuf dcoef(coef_gpu.size() * 2), drec(rec_gpu.size()), dmv(nb * sizeof(C63MV)),
+           dorig(orig.size()), dref(ref.size()), dq(64);
+    dorig.up(orig.data(), orig.size());
+    dref.up(ref.data(), ref.size());
+    dmv.up(mv.data(), nb * sizeof(C63MV));
+    dq.up(q[p], 64);
+    CK(cu->cuMemsetD8Async(dcoef.p, 0x55, coef_gpu.size() * 2, NULL));
+    CK(cu->cuMemsetD8Async(drec.p, 0x55, rec_gpu.size(), NULL));
+    CUdeviceptr a0 = dcoef.p, a1 = drec.p, a2 = dmv.p, a3 = dorig.p, a4 = dref.p, a5 = dq.p;
+    void *args[] = { &a0, &a1, &a2, &a3, &a4, &a5, &w, &h, &key };
+    launch(f_encode, (nb + 3) / 4, 1, 64, 4, 0, args);
+    dcoef.down(coef_gpu.data(), coef_gpu.size() * 2);
+    drec.down(rec_gpu.data(), rec_gpu.size());
+
+    std::string detail;
+    for (int b = 0; b < nb && detail.empty(); b++)
+        for (int k = 0; k < 64; k++)
+            if (coef_gpu[64 * b + k] != coef_cpu[64 * b + k]) {
+                char buf[256];
+                snprintf(buf, sizeof(buf), "%dx%d, qp %d, %s: coefficients of block (%d, %d) "
+                         "differ first at zigzag %d: gpu %d, cpu %d", w, h, qp,
+                         key ? "intra" : "inter", b % bw, b / bw, k,
+                         coef_gpu[64 * b + k], coef_cpu[64 * b + k]);
+                detail = buf;
+                break;
+            }
+    for (int y = 0; y < h && detail.empty(); y++)
+        for (int x = 0; x < w; x++)
+            if (rec_gpu[(size_t)y * w + x] != rec_cpu[(size_t)y * w + x]) {
+                char buf[256];
+                snprintf(buf, sizeof(buf), "%dx%d, qp %d, %s: reconstruction of block (%d, %d) "
+                         "differs first at (%d, %d): gpu %d, cpu %d", w, h, qp,
+                         key ? "intra" : "inter", x / 8, y / 8, x & 7, y & 7,
+                         rec_gpu[(size_t)y * w + x], rec_cpu[(size_t)y * w + x]);
+                detail = buf;
+                break;
+            }
+    static const char *const cn[] = { "random", "flat", "smooth", "extreme" };
+    char name[96];
+    snprintf(name, sizeof(name), "encode %dx%d qp%d %s %s", w, h, qp, key ? "intra" : "inter",
+             cn[content]);
+    report(name, detail.empty(), detail);
+}
+
+static void test_encode(void)
+{
+    static const int qps[] = { 25, 1, 4, 50, 10, 33 };
+    for (int qp : qps)
+        for (int key = 1; key >= 0; key--) {
+            test_encode_case(176, 144, qp, key, RANDOM);
+            test_encode_case(88, 72, qp, key, SMOOTH);
+        }
+    test_encode_case(8, 8, 25, 1, RANDOM);
+    test_encode_case(16, 8, 25, 0, FLAT);
+    test_encode_case(40, 24, 25, 0, FEW_LEVELS);   /* 15 blocks: partial thread block */
+    test_encode_case(40, 24, 1, 0, FEW_LEVELS);
+    test_encode_case(1920, 1088, 25, 0, SMOOTH);
+}
+
+/* ------------------------------------------------------------- bench */
+
+static float time_ms(CUevent a, CUevent b)
+{
+    float ms = 0;
+    if (event_elapsed)
+        CK(event_elapsed(&ms, a, b));
+    return ms;
+}
+
+static void bench(void)
+{
+    CUevent e0, e1;
+    const int w = 1920, h = 1088, r = 16, reps = 20;
+    const int bw = w / 8, bh = h / 8, nb = bw * bh;
+    std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
+    int ws, wr, threads;
+    double candidates = 0;
+
+    if (!event_elapsed) {
+        printf("bench: cuEventElapsedTime not available\n");
+        return;
+    }
+    CK(cu->cuEventCreate(&e0, 0));
+    CK(cu->cuEventCreate(&e1, 0));
+
+    fill(ref, w, h, SMOOTH, 0);
+    fill(cur, w, h, SMOOTH, 2);
+    for (int by = 0; by < bh; by++)
+        for (int bx = 0; bx < bw; bx++) {
+            int mx = 8 * bx, my = 8 * by;
+            int nx = std::min(mx + r, w - 8) - std::max(0, mx - r);
+            int ny = std::min(my + r, h - 8) - std::max(0, my - r);
+            if (nx > 0 && ny > 0)
+                candidates += (double)nx * ny;
+        }
+
+    DevBuf dc(cur.size()), dr(ref.size()), dm(nb * 2), dcoef((size_t)nb * 128), drec(cur.size()),
+           dq(64);
+    dc.up(cur.data(), cur.size());
+    dr.up(ref.data(), ref.size());
+    uint8_t q[3][64];
+    ff_c63_quant_tables(q, 25);
+    dq.up(q[0], 64);
+    std::vector<C63MV> zero(nb);
+    dm.up(zero.data(), nb * 2);
+
+    /* motion search, 1080p luma */
+    me_params(r, &ws, &wr, &threads);
+    {
+        CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
+        int ww = w, hh = h, rr = r;
+        void *args[] = { &mv, &c, &rf, &ww, &hh, &rr, &ws, &wr };
+        launch(f_me, bw, bh, threads, 1, ws * wr, args);
+        CK(cu->cuEventRecord(e0, NULL));
+        for (int i = 0; i < reps; i++)
+            launch(f_me, bw, bh, threads, 1, ws * wr, args);
+        CK(cu->cuEventRecord(e1, NULL));
+        CK(cu->cuEventSynchronize(e1));
+    }
+    float me_ms = time_ms(e0, e1) / reps;
+    double me_rate = candidates * 64 / (me_ms * 1e-3);
+
+    /* peak byte absolute difference rate */
+    int blocks = 4096, bthreads = 256, iters = 4096;
+    DevBuf dout((size_t)blocks * bthreads * 4);
+    {
+        CUdeviceptr o = dout.p;
+        unsigned seed = 1;
+        void *args[] = { &o, &seed, &iters };
+        launch(f_peak, blocks, 1, bthreads, 1, 0, args);
+        CK(cu->cuEventRecord(e0, NULL));
+        launch(f_peak, blocks, 1, bthreads, 1, 0, args);
+        CK(cu->cuEventRecord(e1, NULL));
+        CK(cu->cuEventSynchronize(e1));
+    }
+    float peak_ms = time_ms(e0, e1);
+    double peak_rate = (double)blocks * bthreads * iters * 8 * 4 / (peak_ms * 1e-3);
+
+    /* transform and reconstruction, 1080p luma, inter */
+    float enc_ms;
+    {
+        CUdeviceptr a0 = dcoef.p, a1 = drec.p, a2 = dm.p, a3 = dc.p, a4 = dr.p, a5 = dq.p;
+        int ww = w, hh = h, key = 0;
+        void *args[] = { &a0, &a1, &a2, &a3, &a4, &a5, &ww, &hh, &key };
+        launch(f_encode, (nb + 3) / 4, 1, 64, 4, 0, args);
+        CK(cu->cuEventRecord(e0, NULL));
+        for (int i = 0; i < reps; i++)
+            launch(f_encode, (nb + 3) / 4, 1, 64, 4, 0, args);
+        CK(cu->cuEventRecord(e1, NULL));
+        CK(cu->cuEventSynchronize(e1));
+        enc_ms = time_ms(e0, e1) / reps;
+    }
+
+    /* conversion, 1080p luma */
+    float conv_ms;
+    {
+        CUdeviceptr dst = drec.p, src = dc.p;
+        int dw = w, dh = h, pitch = w, sw = 1920, sh = 1080, step = 1;
+        void *args[] = { &dst, &dw, &dh, &src, &pitch, &sw, &sh, &step };
+        CK(cu->cuEventRecord(e0, NULL));
+        for (int i = 0; i < reps; i++)
+            launch(f_convert, (dw + 31) / 32, (dh + 7) / 8, 32, 8, 0, args);
+        CK(cu->cuEventRecord(e1, NULL));
+        CK(cu->cuEventSynchronize(e1));
+        conv_ms = time_ms(e0, e1) / reps;
+    }
+
+    printf("bench (1920x1088 luma plane, CUDA events):\n");
+    printf("  c63_convert  %8.3f ms  %8.1f Msamples/s\n", conv_ms, (double)w * h / conv_ms * 1e-3);
+    printf("  c63_me       %8.3f ms  %8.1f Mblocks/s  %.0f candidates  %.1f G byte-absdiff/s\n",
+           me_ms, nb / me_ms * 1e-3, candidates, me_rate * 1e-9);
+    printf("  c63_encode   %8.3f ms  %8.1f Mblocks/s (inter)\n", enc_ms, nb / enc_ms * 1e-3);
+    printf("  peak __vsadu4 loop: %.1f G byte-absdiff/s; motion search reaches %.1f%% of it\n",
+           peak_rate * 1e-9, 100.0 * me_rate / peak_rate);
+
+    cu->cuEventDestroy(e0);
+    cu->cuEventDestroy(e1);
+}
+
+/* -------------------------------------------------------------- main */
+
+static std::string load_ptx(const char *path)
+{
+    std::string out;
+    if (path) {
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            fprintf(stderr, "checkcuda: cannot open %s\n", path);
+            exit(1);
+        }
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+            out.append(buf, n);
+        fclose(f);
+        return out;
+    }
+    const unsigned char *d = ff_c63_cuda_ptx_data;
+    unsigned len = ff_c63_cuda_ptx_len;
+    if (len < 2 || d[0] != 0x1f || d[1] != 0x8b)
+        return std::string((const char *)d, strnlen((const char *)d, len));
+
+    z_stream s;
+    memset(&s, 0, sizeof(s));
+    if (inflateInit2(&s, 32 + 15) != Z_OK)
+        exit(1);
+    s.next_in  = (Bytef *)d;
+    s.avail_in = len;
+    int ret;
+    do {
+        char buf[65536];
+        s.next_out  = (Bytef *)buf;
+        s.avail_out = sizeof(buf);
+        ret = inflate(&s, Z_NO_FLUSH);
+        if (ret != Z_OK && ret != Z_STREAM_END) {
+            fprintf(stderr, "checkcuda: cannot inflate the embedded PTX (%d)\n", ret);
+            exit(1);
+        }
+        out.append(buf, sizeof(buf) - s.avail_out);
+    } while (ret != Z_STREAM_END);
+    inflateEnd(&s);
+    return out;
+}
+
+int main(int argc, char **argv)
+{
+    bool do_bench = false;
+    const char *ptx_path = NULL;
+    CUdevice dev;
+    int count = 0;
+    char devname[256] = "";
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--bench"))
+            do_bench = true;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            rng_state = strtoul(argv[++i], NULL, 0) | 1;
+        else if (!strcmp(argv[i], "--ptx") && i + 1 < argc)
+            ptx_path = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--bench] [--seed N] [--ptx FILE]\n", argv[0]);
+            return 2;
+        }
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    if (cuda_load_functions(&cu, NULL) < 0 || cu->cuInit(0) != CUDA_SUCCESS ||
+        cu->cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1) {
+        printf("checkcuda: SKIPPED: no CUDA device\n");
+        return 0;
+    }
+    event_elapsed = (tcuEventElapsedTime *)FFNV_SYM_FUNC(cu->lib, "cuEventElapsedTime");
+    CK(cu->cuDeviceGet(&dev, 0));
+    CK(cu->cuDeviceGetName(devname, sizeof(devname), dev));
+    CK(cu->cuCtxCreate(&ctx, 0, dev));
+
+    std::string ptx = load_ptx(ptx_path);
+    CK(cu->cuModuleLoadData(&module, ptx.c_str()));
+    CK(cu->cuModuleGetFunction(&f_convert, module, "c63_convert"));
+    CK(cu->cuModuleGetFunction(&f_me,      module, "c63_me"));
+    CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
+    CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
+
+    AVCodecContext *avctx = avcodec_alloc_context3(NULL);
+    ff_me_cmp_init(&mecc, avctx);
+    avcodec_free_context(&avctx);
+
+    printf("checkcuda: %s, seed %u\n", devname, rng_state);
+    test_convert();
+    test_me();
+    test_encode();
+    if (do_bench)
+        bench();
+
+    printf("%d passed, %d failed\n", passed, failed);
+    cu->cuModuleUnload(module);
+    cu->cuCtxDestroy(ctx);
+    cuda_free_functions(&cu);
+    return failed ? 1 : 0;
+}
