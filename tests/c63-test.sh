@@ -79,6 +79,30 @@ bad)        # hostile input: clear error, non-zero exit, no frame passed off as 
     first_error "$TMP/err"
     echo "frames output: $(grep -c '^0,' "$TMP/out")"
     ;;
+fuzz)       # mutated streams: the decoder may refuse them, never crash or hang
+    name=$1 runs=$2 bad=0 i=0
+    size=$(wc -c < "$SAMPLES/$name.c63")
+    while [ $i -lt "$runs" ]; do
+        cp "$SAMPLES/$name.c63" "$TMP/f.c63"
+        # overwrite 1..8 bytes at positions drawn from seed i
+        awk -v seed=$i -v size="$size" 'BEGIN { srand(seed + 1); n = 1 + int(rand() * 8);
+            for (k = 0; k < n; k++) printf "%d %d\n", int(rand() * size), int(rand() * 256) }' > "$TMP/muts"
+        while read -r pos val; do
+            printf "$(printf '\\%03o' "$val")" |
+                dd of="$TMP/f.c63" bs=1 seek="$pos" conv=notrunc 2>/dev/null
+        done < "$TMP/muts"
+        timeout 30 "$FFMPEG" -nostdin -v quiet -f c63 -i "$TMP/f.c63" -f null -
+        status=$?
+        if [ $status -ge 124 ]; then
+            echo "run $i: exit status $status (crash or hang)"
+            cp "$TMP/f.c63" "c63-fuzz-crash-$i.c63"
+            bad=1
+        fi
+        i=$((i + 1))
+    done
+    echo "$runs mutated $name streams: no crash, no hang"
+    exit $bad
+    ;;
 size)       # odd sizes round-trip to the same size and frame count
     s=$1
     ff -f lavfi -i "testsrc2=s=176x144:r=25,scale=$(echo "$s" | tr x :)" -frames:v 5 \

@@ -31,6 +31,11 @@ C63_BAD = truncated no-eoi garbled-sof zero-size missing-dqt repeated-sof \
 FATE_C63_BAD = $(C63_BAD:%=fate-c63-bad-%)
 $(FATE_C63_BAD): CMD = $(C63_TEST) bad $(@:fate-c63-bad-%=%)
 
+# Mutated streams (a seeded fuzz run): errors are fine, crashes and hangs not.
+FATE_C63_ALL += fate-c63-fuzz-tiny fate-c63-fuzz-odd_height
+fate-c63-fuzz-tiny:       CMD = $(C63_TEST) fuzz tiny 300
+fate-c63-fuzz-odd_height: CMD = $(C63_TEST) fuzz odd_height 100
+
 # Encoder sizes, options, threads, quality.
 C63_SIZES = 1x1 17x9 65x33 720x577
 FATE_C63_SIZE = $(C63_SIZES:%=fate-c63-size-%)

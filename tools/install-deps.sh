@@ -12,6 +12,7 @@ command -v xz      >/dev/null 2>&1 || need="$need xz-utils"
 command -v diff    >/dev/null 2>&1 || need="$need diffutils"
 command -v patch   >/dev/null 2>&1 || need="$need patch"
 pkg-config --exists 'ffnvcodec >= 11.1.5' 2>/dev/null || need="$need libffmpeg-nvenc-dev"
+pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
 
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
