@@ -16,6 +16,7 @@
 
 extern "C" {
 #include "libavcodec/avcodec.h"
+#include "libavutil/pixdesc.h"
 #include "libavcodec/me_cmp.h"
 #include "libavcodec/c63/c63.h"
 #include "libavcodec/c63/c63dsp.h"
@@ -169,6 +170,41 @@ static void check_motion_search(const MECmpContext &mecc)
     }
 }
 
+// The encoders refuse other pixel formats and sizes when opened through the
+// API (the ffmpeg tool converts to a supported format before they see it).
+static void check_encoder_open()
+{
+    struct Case { const char *codec; AVPixelFormat fmt; int w, h; bool ok; };
+    static const Case cases[] = {
+        { "c63", AV_PIX_FMT_YUV420P,  1,     1,     true  },
+        { "c63", AV_PIX_FMT_YUVJ420P, 17,    9,     true  },
+        { "c63", AV_PIX_FMT_YUV444P,  64,    64,    false },
+        { "c63", AV_PIX_FMT_NV12,     64,    64,    false },
+        { "c63", AV_PIX_FMT_GRAY8,    64,    64,    false },
+        { "c63", AV_PIX_FMT_YUV420P,  65536, 16,    false },
+        { "c63", AV_PIX_FMT_YUV420P,  16,    65536, false },
+    };
+    for (const Case &c : cases) {
+        const AVCodec *codec = avcodec_find_encoder_by_name(c.codec);
+        AVCodecContext *avctx = codec ? avcodec_alloc_context3(codec) : nullptr;
+        bool opened = false;
+        if (avctx) {
+            avctx->pix_fmt   = c.fmt;
+            avctx->width     = c.w;
+            avctx->height    = c.h;
+            avctx->time_base = { 1, 25 };
+            av_log_set_level(AV_LOG_QUIET);
+            opened = avcodec_open2(avctx, codec, nullptr) >= 0;
+            av_log_set_level(AV_LOG_INFO);
+            avcodec_free_context(&avctx);
+        }
+        std::string name = std::string("open ") + c.codec + " " + av_get_pix_fmt_name(c.fmt) +
+                           " " + std::to_string(c.w) + "x" + std::to_string(c.h);
+        bool good = codec && opened == c.ok;
+        report(name.c_str(), good, good ? "" : c.ok ? "must open" : "must be refused");
+    }
+}
+
 static void run_bench(const C63DSPContext &dsp, const MECmpContext &mecc)
 {
     uint8_t q[3][64];
@@ -229,6 +265,7 @@ int main(int argc, char **argv)
     check_fdct_quant(dsp);
     check_dequant_idct(dsp);
     check_motion_search(mecc);
+    check_encoder_open();
     if (bench)
         run_bench(dsp, mecc);
 
