@@ -131,7 +131,7 @@ build: $(CONFIG_STAMP)
 check: build checkcuda
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
-	@sh tests/summary.sh $(OBJ) $$($(MAKE) -s -C $(OBJ) fate-c63-list)
+	@sh tests/summary.sh $(OBJ) $$($(MAKE) -s --no-print-directory -C $(OBJ) fate-c63-list)
 
 check-gpu: build checkcuda
 	@sh tests/check-gpu.sh $(BUILD) $(OBJ) $(JOBS)

@@ -13,7 +13,10 @@ if [ $? -ne 0 ]; then
 fi
 
 fail=0
-make -C "$OBJ" -k -j"$JOBS" fate-c63-gpu || fail=1
+rm -f "$OBJ"/tests/data/fate/*.rep
+make -C "$OBJ" -k -j"$JOBS" fate-c63-gpu
+sh "$(dirname "$0")/summary.sh" "$OBJ" \
+    $(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list) || fail=1
 for t in "$BUILD"/checkcuda; do
     [ -x "$t" ] || continue
     "$t" || fail=1
