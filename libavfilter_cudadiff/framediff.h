@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "libavutil/frame.h"
+#include "libavutil/opt.h"
 #include "libavutil/pixfmt.h"
 
 enum FrameDiffMode {
@@ -75,5 +76,24 @@ int ff_framediff_new_side_data(AVFrame *frame, const FrameDiffGeometry *g,
  * per plane from the sorted positions).
  */
 int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g);
+
+
+/**
+ * The options shared by cudadiff and framediff (same names, ranges and
+ * defaults); Ctx must have int threshold, mode and refresh.
+ */
+#define FRAMEDIFF_OPTIONS(Ctx, flags)                                                  \
+    { "threshold", "send a byte if it differs from the receiver's by more than this", \
+        offsetof(Ctx, threshold), AV_OPT_TYPE_INT, { .i64 = 20 }, 0, 255, flags },    \
+    { "mode", "output picture", offsetof(Ctx, mode), AV_OPT_TYPE_INT,                   \
+        { .i64 = FRAMEDIFF_MODE_RECON }, 0, FRAMEDIFF_MODE_NB - 1, flags, "mode" },     \
+        { "recon", "the receiver's picture after the update", 0, AV_OPT_TYPE_CONST,     \
+            { .i64 = FRAMEDIFF_MODE_RECON }, 0, 0, flags, "mode" },                     \
+        { "diff",  "128 + difference where sent, 128 elsewhere", 0, AV_OPT_TYPE_CONST,  \
+            { .i64 = FRAMEDIFF_MODE_DIFF },  0, 0, flags, "mode" },                     \
+        { "mask",  "255 where sent, 0 elsewhere", 0, AV_OPT_TYPE_CONST,                 \
+            { .i64 = FRAMEDIFF_MODE_MASK },  0, 0, flags, "mode" },                     \
+    { "refresh", "every this many frames send every byte that differs (0: never)",     \
+        offsetof(Ctx, refresh), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, flags },
 
 #endif /* AVFILTER_CUDADIFF_FRAMEDIFF_H */

@@ -384,22 +384,10 @@ fail:
     return ret;
 }
 
-#define OFFSET(x) offsetof(CudaDiffContext, x)
 #define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
 
 static const AVOption cudadiff_options[] = {
-    { "threshold", "send a byte if it differs from the receiver's by more than this",
-        OFFSET(threshold), AV_OPT_TYPE_INT, { .i64 = 20 }, 0, 255, FLAGS },
-    { "mode", "output picture", OFFSET(mode), AV_OPT_TYPE_INT,
-        { .i64 = FRAMEDIFF_MODE_RECON }, 0, FRAMEDIFF_MODE_NB - 1, FLAGS, "mode" },
-        { "recon", "the receiver's picture after the update", 0, AV_OPT_TYPE_CONST,
-            { .i64 = FRAMEDIFF_MODE_RECON }, 0, 0, FLAGS, "mode" },
-        { "diff",  "128 + difference where sent, 128 elsewhere", 0, AV_OPT_TYPE_CONST,
-            { .i64 = FRAMEDIFF_MODE_DIFF },  0, 0, FLAGS, "mode" },
-        { "mask",  "255 where sent, 0 elsewhere", 0, AV_OPT_TYPE_CONST,
-            { .i64 = FRAMEDIFF_MODE_MASK },  0, 0, FLAGS, "mode" },
-    { "refresh", "every this many frames send every byte that differs (0: never)",
-        OFFSET(refresh), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    FRAMEDIFF_OPTIONS(CudaDiffContext, FLAGS)
     { NULL }
 };
 
