@@ -46,9 +46,19 @@ typedef struct C63CodedFrame {
     int      keyframe;
 } C63CodedFrame;
 
+/**
+ * Entropy writer state, kept between frames. Each MCU row is coded into its
+ * own bit buffer (in parallel through avctx->execute2), then the rows are
+ * joined at bit granularity and byte-stuffed into the packet.
+ */
 typedef struct C63Writer {
-    uint8_t *bits;
-    unsigned bits_size;
+    uint8_t  *rows;         ///< one bit buffer per MCU row, row_stride bytes apart
+    unsigned  rows_size;
+    uint8_t  *bits;         ///< the rows' bits, joined
+    unsigned  bits_size;
+    uint64_t *row_off;      ///< bit offset of each row in the frame (nb_rows + 1)
+    size_t   *row_ff;       ///< 0xFF bytes owned by each row, then their prefix sums
+    int       nb_rows;
 } C63Writer;
 
 /**
@@ -58,7 +68,9 @@ typedef struct C63Writer {
 int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 
 /**
- * Entropy-code a frame and write it, headers and all, into pkt.
+ * Entropy-code a frame and write it, headers and all, into pkt. The MCU rows
+ * are coded through avctx->execute2 (slice threads when the encoder has
+ * them); the output does not depend on the thread count.
  */
 int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
                        const C63Geometry *g, const uint8_t q[3][64],

@@ -667,7 +667,8 @@ const FFCodec ff_c63_cuda_encoder = {
     .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec), CUDA"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_HARDWARE,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_HARDWARE |
+                      AV_CODEC_CAP_SLICE_THREADS,
     .priv_data_size = sizeof(C63CudaEncContext),
     .init           = c63_cuda_encode_init,
     FF_CODEC_RECEIVE_PACKET_CB(c63_cuda_receive_packet),

@@ -20,7 +20,10 @@
 
 #include <string.h>
 
+#include "libavutil/avassert.h"
 #include "libavutil/imgutils.h"
+#include "libavutil/intmath.h"
+#include "libavutil/intreadwrite.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/put_bits.h"
@@ -74,114 +77,163 @@ static av_always_inline void put_value(PutBitContext *pb, const uint16_t *code,
         put_sbits(pb, s, v - (v < 0));
 }
 
-static void put_block(PutBitContext *pb, const int16_t *coef, int chroma, int *dc)
+static av_always_inline void put_block(PutBitContext *pb, const int16_t *coef,
+                                       int chroma, int *dc)
 {
     const C63HuffCodes *h = &ff_c63_huff;
     const uint16_t *ac_code = h->ac_code[chroma];
     const uint8_t  *ac_len  = h->ac_len[chroma];
-    int last = 63, run = 0;
+    uint64_t nz = 0;
+    int prev = 0;
 
     put_value(pb, h->dc_code[chroma], h->dc_len[chroma], coef[0] - *dc);
     *dc = coef[0];
 
-    while (last > 0 && !coef[last])
-        last--;
-    for (int k = 1; k <= last; k++) {
-        int v = coef[k], s, a;
-        if (!v) {
-            run++;
-            continue;
-        }
+    for (int k = 1; k < 64; k++)
+        nz |= (uint64_t)(coef[k] != 0) << k;
+    while (nz) {
+        int k = ff_ctzll(nz), run = k - prev - 1;
+        int v = coef[k], s = av_log2(FFABS(v)) + 1;
         while (run >= 16) {
             put_bits(pb, ac_len[0xF0], ac_code[0xF0]);
             run -= 16;
         }
-        a = FFABS(v);
-        s = av_log2(a) + 1;
         put_bits(pb, ac_len[(run << 4) | s], ac_code[(run << 4) | s]);
         put_sbits(pb, s, v - (v < 0));
-        run = 0;
+        prev = k;
+        nz &= nz - 1;
     }
-    if (last < 63)
+    if (prev < 63)
         put_bits(pb, ac_len[0x00], ac_code[0x00]);
 }
 
-int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
-                       const C63Geometry *g, const uint8_t q[3][64],
-                       const C63CodedFrame *f)
+typedef struct WriteJob {
+    C63Writer           *w;
+    const C63Geometry   *g;
+    const C63CodedFrame *f;
+    size_t               row_stride;    ///< bytes between the rows' buffers
+    int                  row_max;       ///< bytes a row may code into
+    uint64_t             nfull;         ///< whole bytes of the frame's data
+    uint8_t             *dst;           ///< packet data after the header
+} WriteJob;
+
+/* Thread job: code MCU row v into its own buffer and store its bit count
+ * in row_off[v + 1]. The DC predictors at the start of the row are the
+ * last DC values of the row above, read from the coefficients. */
+static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
 {
+    const WriteJob *j = arg;
+    const C63Geometry *g = j->g;
+    const C63CodedFrame *f = j->f;
     const C63HuffCodes *h = &ff_c63_huff;
-    size_t nblocks = (size_t)g->mb_w * g->mb_h * 6;
-    size_t max_bytes = nblocks * (BLOCK_MAX_BITS / 8 + 1) + 16;
     const int bw[3] = { g->w[0] / 8, g->w[1] / 8, g->w[2] / 8 };
     PutBitContext pb;
     int dc[3] = { 0 };
-    uint64_t nbits;
-    size_t nbytes, nff = 0, size;
-    int tail_nonzero = 0, ret;
-    uint8_t *dst;
 
-    if (max_bytes > INT_MAX / 2)
-        return AVERROR(EINVAL);
-    av_fast_padded_malloc(&w->bits, &w->bits_size, max_bytes);
-    if (!w->bits)
-        return AVERROR(ENOMEM);
-    init_put_bits(&pb, w->bits, max_bytes);
+    if (v) {
+        dc[0] = f->coef[0][64 * ((size_t)(2 * v - 1) * bw[0] + bw[0] - 1)];
+        dc[1] = f->coef[1][64 * ((size_t)(v - 1) * bw[1] + bw[1] - 1)];
+        dc[2] = f->coef[2][64 * ((size_t)(v - 1) * bw[2] + bw[2] - 1)];
+    }
+    init_put_bits(&pb, j->w->rows + v * j->row_stride, j->row_max);
 
-    for (int v = 0; v < g->mb_h; v++) {
-        for (int u = 0; u < g->mb_w; u++) {
-            for (int i = 0; i < 6; i++) {
-                int p  = i < 4 ? 0 : i - 3;
-                int bx = p ? u : 2 * u + (i & 1);
-                int by = p ? v : 2 * v + (i >> 1);
-                size_t b = (size_t)by * bw[p] + bx;
+    for (int u = 0; u < g->mb_w; u++) {
+        for (int i = 0; i < 6; i++) {
+            int p  = i < 4 ? 0 : i - 3;
+            int bx = p ? u : 2 * u + (i & 1);
+            int by = p ? v : 2 * v + (i >> 1);
+            size_t b = (size_t)by * bw[p] + bx;
 
-                if (f->keyframe) {
-                    put_bits(&pb, 1, 0);
-                } else {
-                    const C63MV mv = f->mv[p][b];
+            if (f->keyframe) {
+                put_bits(&pb, 1, 0);
+            } else {
+                const C63MV mv = f->mv[p][b];
+                put_bits(&pb, 1, 1);
+                /* Every inter block uses a vector, so the left
+                 * neighbour always has one too. */
+                if (bx && f->mv[p][b - 1].x == mv.x && f->mv[p][b - 1].y == mv.y) {
                     put_bits(&pb, 1, 1);
-                    /* Every inter block uses a vector, so the left
-                     * neighbour always has one too. */
-                    if (bx && f->mv[p][b - 1].x == mv.x && f->mv[p][b - 1].y == mv.y) {
-                        put_bits(&pb, 1, 1);
-                    } else {
-                        put_bits(&pb, 1, 0);
-                        put_value(&pb, h->dc_code[0], h->dc_len[0], mv.x);
-                        put_value(&pb, h->dc_code[0], h->dc_len[0], mv.y);
-                    }
+                } else {
+                    put_bits(&pb, 1, 0);
+                    put_value(&pb, h->dc_code[0], h->dc_len[0], mv.x);
+                    put_value(&pb, h->dc_code[0], h->dc_len[0], mv.y);
                 }
-                put_block(&pb, f->coef[p] + 64 * b, p > 0, &dc[p]);
             }
+            put_block(&pb, f->coef[p] + 64 * b, p > 0, &dc[p]);
         }
     }
-
-    /* Quirk Q2: the reference ends the data with one more byte (the pending
-     * bits, left-aligned, or 0x00 when none are pending) if and only if any
-     * of the last 32 bits written is set. */
-    nbits = put_bits_count(&pb);
+    j->w->row_off[v + 1] = put_bits_count(&pb);
     flush_put_bits(&pb);
-    for (uint64_t i = nbits > 32 ? nbits - 32 : 0; i < nbits && !tail_nonzero; i++)
-        tail_nonzero = w->bits[i >> 3] >> (7 - (i & 7)) & 1;
-    nbytes = nbits / 8;
-    if (tail_nonzero) {
-        if (!(nbits & 7))
-            w->bits[nbytes] = 0;
-        nbytes++;
+    return 0;
+}
+
+/* Bit pos of the frame (0 past its end), looked up from row v onwards. */
+static int frame_bit(const WriteJob *j, int v, uint64_t pos)
+{
+    const C63Writer *w = j->w;
+
+    while (v < w->nb_rows && pos >= w->row_off[v + 1])
+        v++;
+    if (v >= w->nb_rows)
+        return 0;
+    pos -= w->row_off[v];
+    return w->rows[v * j->row_stride + (pos >> 3)] >> (7 - (pos & 7)) & 1;
+}
+
+/* Thread job: copy row v into the joined buffer. Byte k of the frame
+ * belongs to the row holding its first bit; the last byte of a row may
+ * take its low bits from the rows after it. Counts the 0xFF bytes. */
+static int join_row(AVCodecContext *avctx, void *arg, int v, int thread)
+{
+    const WriteJob *j = arg;
+    C63Writer *w = j->w;
+    const uint64_t off = w->row_off[v], end = w->row_off[v + 1];
+    const uint64_t k0 = (off + 7) >> 3, k1 = (end + 7) >> 3;
+    const uint8_t *src = w->rows + v * j->row_stride;
+    uint8_t *dst = w->bits + k0;
+    const int sh = 8 * k0 - off;      /* bits of this row in byte k0 - 1 */
+    size_t n, nff = 0;
+
+    if (k0 >= k1) {
+        w->row_ff[v] = 0;
+        return 0;
     }
-
-    for (const uint8_t *p = w->bits, *end = w->bits + nbytes;
-         (p = memchr(p, 0xFF, end - p)); p++)
+    /* bytes made of this row's bits only */
+    n = (end - off - sh) >> 3;
+    if (!sh) {
+        memcpy(dst, src, n);
+    } else {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            AV_WB64(dst + i, AV_RB64(src + i) << sh | src[i + 8] >> (8 - sh));
+        for (; i < n; i++)
+            dst[i] = src[i] << sh | src[i + 1] >> (8 - sh);
+    }
+    /* at most one more byte, across the end of the row */
+    if (k0 + n < k1) {
+        uint64_t pos = 8 * (k0 + n);
+        int b = 0;
+        for (int k = 0; k < 8; k++)
+            b = b << 1 | frame_bit(j, v, pos + k);
+        dst[n++] = b;
+    }
+    for (const uint8_t *p = dst, *e = dst + n; (p = memchr(p, 0xFF, e - p)); p++)
         nff++;
+    w->row_ff[v] = nff;
+    return 0;
+}
 
-    size = C63_HEADER_SIZE + nbytes + nff + 2;
-    if ((ret = ff_get_encode_buffer(avctx, pkt, size, 0)) < 0)
-        return ret;
+/* Thread job: copy the whole bytes of row v into the packet, a 0x00 after
+ * each 0xFF. row_ff[v] holds the 0xFF bytes of the rows above. */
+static int stuff_row(AVCodecContext *avctx, void *arg, int v, int thread)
+{
+    const WriteJob *j = arg;
+    const C63Writer *w = j->w;
+    const uint64_t k0 = (w->row_off[v] + 7) >> 3;
+    const uint64_t k1 = FFMIN((w->row_off[v + 1] + 7) >> 3, j->nfull);
+    uint8_t *dst = j->dst + k0 + w->row_ff[v];
 
-    dst = pkt->data;
-    ff_c63_write_header(dst, g->width, g->height, f->keyframe, q);
-    dst += C63_HEADER_SIZE;
-    for (const uint8_t *p = w->bits, *end = w->bits + nbytes; p < end;) {
+    for (const uint8_t *p = w->bits + k0, *end = w->bits + k1; p < end;) {
         const uint8_t *ff = memchr(p, 0xFF, end - p);
         size_t n = (ff ? ff + 1 : end) - p;
         memcpy(dst, p, n);
@@ -190,8 +242,80 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
         if (ff)
             *dst++ = 0x00;
     }
+    return 0;
+}
+
+int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
+                       const C63Geometry *g, const uint8_t q[3][64],
+                       const C63CodedFrame *f)
+{
+    const int nb_rows = g->mb_h;
+    const size_t row_max = (size_t)g->mb_w * 6 * (BLOCK_MAX_BITS / 8 + 1) + 16;
+    const size_t row_stride = FFALIGN(row_max + 32, 64);
+    WriteJob j = { .w = w, .g = g, .f = f, .row_stride = row_stride, .row_max = row_max };
+    uint64_t nbits;
+    size_t nbytes, nff = 0, size;
+    int tail_nonzero = 0, ret;
+    uint8_t *dst;
+
+    if (row_stride * nb_rows > INT_MAX / 2)
+        return AVERROR(EINVAL);
+    av_fast_padded_malloc(&w->rows, &w->rows_size, row_stride * nb_rows);
+    av_fast_padded_malloc(&w->bits, &w->bits_size, row_max * nb_rows);
+    if (!w->rows || !w->bits)
+        return AVERROR(ENOMEM);
+    if (w->nb_rows != nb_rows) {
+        av_freep(&w->row_off);
+        av_freep(&w->row_ff);
+        w->nb_rows = 0;
+        w->row_off = av_malloc_array(nb_rows + 1, sizeof(*w->row_off));
+        w->row_ff  = av_malloc_array(nb_rows, sizeof(*w->row_ff));
+        if (!w->row_off || !w->row_ff)
+            return AVERROR(ENOMEM);
+        w->nb_rows = nb_rows;
+    }
+
+    avctx->execute2(avctx, code_row, &j, NULL, nb_rows);
+    w->row_off[0] = 0;
+    for (int v = 0; v < nb_rows; v++)
+        w->row_off[v + 1] += w->row_off[v];
+    nbits = w->row_off[nb_rows];
+
+    avctx->execute2(avctx, join_row, &j, NULL, nb_rows);
+    for (int v = 0; v < nb_rows; v++) {
+        size_t n = w->row_ff[v];
+        w->row_ff[v] = nff;
+        nff += n;
+    }
+
+    /* Quirk Q2: the reference ends the data with one more byte (the pending
+     * bits, left-aligned, or 0x00 when none are pending) if and only if any
+     * of the last 32 bits written is set. The pending bits are followed by
+     * zeros, so that byte is never 0xFF. */
+    for (uint64_t i = nbits > 32 ? nbits - 32 : 0; i < nbits && !tail_nonzero; i++)
+        tail_nonzero = w->bits[i >> 3] >> (7 - (i & 7)) & 1;
+    j.nfull = nbits / 8;
+    nbytes  = j.nfull;
+    if (tail_nonzero) {
+        if (!(nbits & 7))
+            w->bits[nbytes] = 0;
+        nbytes++;
+    }
+
+    size = C63_HEADER_SIZE + nbytes + nff + 2;
+    if ((ret = ff_get_encode_buffer(avctx, pkt, size, 0)) < 0)
+        return ret;
+
+    dst = pkt->data;
+    ff_c63_write_header(dst, g->width, g->height, f->keyframe, q);
+    j.dst = dst + C63_HEADER_SIZE;
+    avctx->execute2(avctx, stuff_row, &j, NULL, nb_rows);
+    dst = j.dst + j.nfull + nff;
+    if (tail_nonzero)
+        *dst++ = w->bits[j.nfull];
     *dst++ = 0xFF;
     *dst++ = C63_EOI;
+    av_assert1(dst == pkt->data + size);
 
     if (f->keyframe)
         pkt->flags |= AV_PKT_FLAG_KEY;
@@ -200,6 +324,10 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
 
 void ff_c63_writer_free(C63Writer *w)
 {
+    av_freep(&w->rows);
     av_freep(&w->bits);
-    w->bits_size = 0;
+    av_freep(&w->row_off);
+    av_freep(&w->row_ff);
+    w->rows_size = w->bits_size = 0;
+    w->nb_rows   = 0;
 }

@@ -6,11 +6,11 @@
 #   sh tools/bench-c63cuda.sh [BUILD_DIR] [FRAMES]
 #
 # BUILD_DIR defaults to build (ffmpeg and checkcuda are taken from there),
-# FRAMES to 120. The input is a rawvideo file, so decoding costs nothing;
+# FRAMES to 300. The input is a rawvideo file, so decoding costs nothing;
 # it is written to $TMPDIR (about 3 MB a frame).
 
 BUILD=${1:-build}
-FRAMES=${2:-120}
+FRAMES=${2:-300}
 FFMPEG=$BUILD/ffmpeg
 TMP=${TMPDIR:-/tmp}/bench-c63cuda.$$
 mkdir -p "$TMP" || exit 1
@@ -45,6 +45,7 @@ for d in 1 2 4; do
     run "c63_cuda depth $d -> .c63"       gpu$d.c63 -c:v c63_cuda -depth $d
     run "c63_cuda depth $d -> null"       null      -c:v c63_cuda -depth $d
 done
+run "c63_cuda depth 2, 1 thread -> null"  null      -c:v c63_cuda -threads 1
 run "c63_cuda CUDA frames (hwupload) -> null" null \
     -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
 
