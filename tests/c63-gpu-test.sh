@@ -11,28 +11,7 @@
 #   same SOURCE OPTS...    c63_cuda and c63 give the same bytes for a lavfi
 #                          source and encoder options
 
-FFMPEG=${FFMPEG:-./ffmpeg}
-mode=$1; shift
-# runlocal appends the tests directory of the source tree: take it off
-eval "base=\${$#}"
-n=$# i=0
-for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
-shift $n
-SAMPLES=$base/c63/samples
-TMP=${TMPDIR:-/tmp}/c63-gpu-fate.$$
-mkdir -p "$TMP" || exit 1
-trap 'rm -rf "$TMP"' EXIT
-
-ff()  { "$FFMPEG" -nostdin -hide_banner -v error -bitexact "$@"; }
-md5() { md5sum | cut -d' ' -f1; }
-
-size_of() {
-    case $1 in
-    tiny) echo 16x16 ;; odd_height) echo 176x100 ;; qcif_keyint) echo 176x144 ;;
-    cif_testsrc2|cif_noise) echo 352x288 ;; mandel) echo 320x240 ;;
-    hd1080_testsrc2) echo 1920x1080 ;; *) echo "unknown vector $1" >&2; exit 1 ;;
-    esac
-}
+. "$(dirname "$0")/c63-common.sh"
 
 case $mode in
 enc)

@@ -3,30 +3,7 @@
 # directory: c63-test.sh MODE ARGS... SRC_TESTS
 # Prints what the test's reference holds; exits non-zero when a check fails.
 
-FFMPEG=${FFMPEG:-./ffmpeg}
-FFPROBE=${FFPROBE:-./ffprobe}
-mode=$1; shift
-# runlocal appends the tests directory of the source tree: take it off
-eval "base=\${$#}"
-n=$# i=0
-for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
-shift $n
-SAMPLES=$base/c63/samples
-TMP=${TMPDIR:-/tmp}/c63-fate.$$
-mkdir -p "$TMP" || exit 1
-trap 'rm -rf "$TMP"' EXIT
-
-ff()  { "$FFMPEG" -nostdin -hide_banner -v error -bitexact "$@"; }
-md5() { md5sum | cut -d' ' -f1; }
-
-# vector sizes, as in the vectors' README
-size_of() {
-    case $1 in
-    tiny) echo 16x16 ;; odd_height) echo 176x100 ;; qcif_keyint) echo 176x144 ;;
-    cif_testsrc2|cif_noise) echo 352x288 ;; mandel) echo 320x240 ;;
-    hd1080_testsrc2) echo 1920x1080 ;; *) echo "unknown vector $1" >&2; exit 1 ;;
-    esac
-}
+. "$(dirname "$0")/c63-common.sh"
 
 # The first error the c63 decoder or encoder logged, without the address.
 first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }

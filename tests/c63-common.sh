@@ -1,0 +1,28 @@
+# Shared set-up of the Codec63 FATE test drivers (sourced, not run).
+# They are started by fate-run.sh's runlocal from the build directory as
+# DRIVER MODE ARGS... SRC_TESTS; this takes MODE into $mode, takes the
+# appended SRC_TESTS off the arguments, and defines the helpers.
+
+FFMPEG=${FFMPEG:-./ffmpeg}
+FFPROBE=${FFPROBE:-./ffprobe}
+mode=$1; shift
+eval "base=\${$#}"
+n=$# i=0
+for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
+shift $n
+SAMPLES=$base/c63/samples
+TMP=${TMPDIR:-/tmp}/c63-fate.$$
+mkdir -p "$TMP" || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+ff()  { "$FFMPEG" -nostdin -hide_banner -v error -bitexact "$@"; }
+md5() { md5sum | cut -d' ' -f1; }
+
+# vector sizes, as in the vectors' README
+size_of() {
+    case $1 in
+    tiny) echo 16x16 ;; odd_height) echo 176x100 ;; qcif_keyint) echo 176x144 ;;
+    cif_testsrc2|cif_noise) echo 352x288 ;; mandel) echo 320x240 ;;
+    hd1080_testsrc2) echo 1920x1080 ;; *) echo "unknown vector $1" >&2; exit 1 ;;
+    esac
+}
