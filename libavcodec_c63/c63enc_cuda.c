@@ -29,8 +29,14 @@
  * buffer), then the kernels run on the device context's stream, and only
  * the coefficients and vectors are copied back, into pinned memory, for
  * the shared entropy writer. The reconstruction stays on the device as the
- * next frame's reference. With depth > 1 the GPU work of later frames runs
- * while earlier frames are entropy-coded.
+ * next frame's reference.
+ *
+ * Frames pass through depth slots in order. The calling thread takes a
+ * frame, stages it and queues its GPU work; a packer thread waits for each
+ * slot's GPU work, entropy-codes it (on the slice threads) into a packet
+ * and hands the slot back. So with depth > 1 the GPU work of later frames
+ * and the reading of the next input run while earlier frames are coded,
+ * and packets come out up to depth - 1 frames late.
  */
 
 #include <string.h>
@@ -49,6 +55,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/encode.h"
@@ -84,8 +91,17 @@ typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
 typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
+enum SlotState {
+    SLOT_FREE,
+    SLOT_QUEUED,            ///< GPU work queued, waiting for the packer
+    SLOT_DONE,              ///< packet (or error) ready for the caller
+};
+
 typedef struct C63CudaSlot {
     AVFrame  *frame;        ///< input CUDA frame, held until its copy is done
+    AVPacket *pkt;          ///< the coded frame, once done
+    int       ret;          ///< packing result
+    enum SlotState state;
     uint8_t  *in_host;      ///< pinned staging of a system-memory frame
     int16_t  *coef_host;    ///< pinned coefficients of the 3 planes
     C63MV    *mv_host;      ///< pinned vectors of the 3 planes
@@ -126,6 +142,13 @@ typedef struct C63CudaEncContext {
     int         head, nb_inflight;
     int         eof;
     AVFrame    *frame;
+
+#if HAVE_THREADS
+    pthread_t       packer;
+    pthread_mutex_t lock;
+    pthread_cond_t  cond;
+    int             packer_started, quit;
+#endif
 
     int         collect_stats;
     double      stage_ms[NB_STAGES];
@@ -252,6 +275,121 @@ static av_cold int init_device(AVCodecContext *avctx)
     return 0;
 }
 
+/* Wait for the slot's GPU work and entropy-code it into sl->pkt. */
+static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    C63CodedFrame f = { .keyframe = 0 };
+    CUcontext dummy;
+    int ret;
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+        return ret;
+    ret = CHECK_CU(cu->cuEventSynchronize(sl->ev[NB_STAGES]));
+    if (ret >= 0 && s->collect_stats) {
+        for (int i = 0; i < NB_STAGES; i++) {
+            float ms = 0;
+            if (CHECK_CU(s->event_elapsed(&ms, sl->ev[i], sl->ev[i + 1])) >= 0)
+                s->stage_ms[i] += ms;
+        }
+        s->nb_frames++;
+    }
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    av_frame_unref(sl->frame);
+    if (ret < 0)
+        return ret;
+
+    for (int p = 0; p < 3; p++) {
+        f.coef[p] = sl->coef_host + s->plane_off[p];
+        f.mv[p]   = sl->mv_host + s->plane_off[p] / 64;
+    }
+    f.keyframe = sl->keyframe;
+    if ((ret = ff_c63_write_frame(avctx, &s->writer, sl->pkt, &s->geo, s->q, &f)) < 0)
+        return ret;
+    sl->pkt->pts      = sl->pts;
+    sl->pkt->dts      = sl->pts;
+    sl->pkt->duration = sl->duration;
+    return 0;
+}
+
+#if HAVE_THREADS
+/* The packer: codes the queued slots in order, until told to quit. */
+static void *packer_thread(void *arg)
+{
+    AVCodecContext *avctx = arg;
+    C63CudaEncContext *s = avctx->priv_data;
+    int idx = 0;
+
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        C63CudaSlot *sl = &s->slot[idx];
+        while (!s->quit && sl->state != SLOT_QUEUED)
+            pthread_cond_wait(&s->cond, &s->lock);
+        if (s->quit)
+            break;
+        pthread_mutex_unlock(&s->lock);
+        sl->ret = pack_slot(avctx, sl);
+        pthread_mutex_lock(&s->lock);
+        sl->state = SLOT_DONE;
+        pthread_cond_broadcast(&s->cond);
+        idx = (idx + 1) % s->depth;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+#endif
+
+/* Hand the slot's GPU work over to the packer. */
+static void queue_slot(C63CudaEncContext *s, C63CudaSlot *sl)
+{
+#if HAVE_THREADS
+    if (s->packer_started) {
+        pthread_mutex_lock(&s->lock);
+        sl->state = SLOT_QUEUED;
+        pthread_cond_broadcast(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+        return;
+    }
+#endif
+    sl->state = SLOT_QUEUED;
+}
+
+/* Return the oldest slot's packet, waiting for it if wait is set;
+ * AVERROR(EAGAIN) if it is not done and wait is not set. */
+static int take_packet(AVCodecContext *avctx, AVPacket *pkt, int wait)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    C63CudaSlot *sl = &s->slot[s->head];
+    int ret;
+
+#if HAVE_THREADS
+    if (s->packer_started) {
+        pthread_mutex_lock(&s->lock);
+        while (wait && sl->state != SLOT_DONE)
+            pthread_cond_wait(&s->cond, &s->lock);
+        ret = sl->state == SLOT_DONE;
+        pthread_mutex_unlock(&s->lock);
+        if (!ret)
+            return AVERROR(EAGAIN);
+    } else
+#endif
+    {
+        if (!wait)
+            return AVERROR(EAGAIN);
+        sl->ret = pack_slot(avctx, sl);
+    }
+
+    ret       = sl->ret;
+    sl->state = SLOT_FREE;
+    s->head   = (s->head + 1) % s->depth;
+    s->nb_inflight--;
+    if (ret >= 0)
+        av_packet_move_ref(pkt, sl->pkt);
+    av_packet_unref(sl->pkt);
+    return ret;
+}
+
 static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 {
     C63CudaEncContext *s = avctx->priv_data;
@@ -337,7 +475,9 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
             if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev[e],
                                     s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
                 goto fail;
-        if (!(sl->frame = av_frame_alloc())) {
+        sl->frame = av_frame_alloc();
+        sl->pkt   = av_packet_alloc();
+        if (!sl->frame || !sl->pkt) {
             ret = AVERROR(ENOMEM);
             goto fail;
         }
@@ -351,7 +491,26 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 fail:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     s->since_key = avctx->gop_size;
-    return ret < 0 ? ret : 0;
+    if (ret < 0)
+        return ret;
+
+#if HAVE_THREADS
+    /* Without a packer thread the frames are coded on the calling thread. */
+    if ((ret = AVERROR(pthread_mutex_init(&s->lock, NULL))))
+        return ret;
+    if ((ret = AVERROR(pthread_cond_init(&s->cond, NULL)))) {
+        pthread_mutex_destroy(&s->lock);
+        return ret;
+    }
+    if ((ret = AVERROR(pthread_create(&s->packer, NULL, packer_thread, avctx)))) {
+        pthread_cond_destroy(&s->cond);
+        pthread_mutex_destroy(&s->lock);
+        av_log(avctx, AV_LOG_ERROR, "Cannot start the packer thread\n");
+        return ret;
+    }
+    s->packer_started = 1;
+#endif
+    return 0;
 }
 
 /* Input planes on the device: CUDA frames as they are, system-memory
@@ -507,51 +666,12 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
 
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    if (ret >= 0)
-        s->nb_inflight++;
-    else
+    if (ret < 0) {
         av_frame_unref(sl->frame);
-    return ret;
-}
-
-static int finish_frame(AVCodecContext *avctx, AVPacket *pkt)
-{
-    C63CudaEncContext *s = avctx->priv_data;
-    CudaFunctions *cu = s->cu;
-    C63CudaSlot *sl = &s->slot[s->head];
-    C63CodedFrame f = { .keyframe = 0 };
-    CUcontext dummy;
-    int ret;
-
-    s->head = (s->head + 1) % s->depth;
-    s->nb_inflight--;
-
-    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
         return ret;
-    ret = CHECK_CU(cu->cuEventSynchronize(sl->ev[NB_STAGES]));
-    if (ret >= 0 && s->collect_stats) {
-        for (int i = 0; i < NB_STAGES; i++) {
-            float ms = 0;
-            if (CHECK_CU(s->event_elapsed(&ms, sl->ev[i], sl->ev[i + 1])) >= 0)
-                s->stage_ms[i] += ms;
-        }
-        s->nb_frames++;
     }
-    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    av_frame_unref(sl->frame);
-    if (ret < 0)
-        return ret;
-
-    for (int p = 0; p < 3; p++) {
-        f.coef[p] = sl->coef_host + s->plane_off[p];
-        f.mv[p]   = sl->mv_host + s->plane_off[p] / 64;
-    }
-    f.keyframe = sl->keyframe;
-    if ((ret = ff_c63_write_frame(avctx, &s->writer, pkt, &s->geo, s->q, &f)) < 0)
-        return ret;
-    pkt->pts      = sl->pts;
-    pkt->dts      = sl->pts;
-    pkt->duration = sl->duration;
+    s->nb_inflight++;
+    queue_slot(s, sl);
     return 0;
 }
 
@@ -560,22 +680,27 @@ static int c63_cuda_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
     C63CudaEncContext *s = avctx->priv_data;
     int ret;
 
+    /* Keep the GPU fed: queue every frame there is room for. */
     while (!s->eof && s->nb_inflight < s->depth) {
         ret = ff_encode_get_frame(avctx, s->frame);
         if (ret == AVERROR_EOF) {
             s->eof = 1;
             break;
         }
+        if (ret == AVERROR(EAGAIN))
+            break;
         if (ret < 0)
-            return ret;     /* AVERROR(EAGAIN): fill the pipeline first */
+            return ret;
         ret = submit_frame(avctx, s->frame);
         av_frame_unref(s->frame);
         if (ret < 0)
             return ret;
     }
     if (!s->nb_inflight)
-        return AVERROR_EOF;
-    return finish_frame(avctx, pkt);
+        return s->eof ? AVERROR_EOF : AVERROR(EAGAIN);
+    /* Room for more input: only take a packet that is ready. */
+    ret = take_packet(avctx, pkt, s->eof || s->nb_inflight == s->depth);
+    return ret;
 }
 
 static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
@@ -583,6 +708,19 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
     C63CudaEncContext *s = avctx->priv_data;
     CudaFunctions *cu = s->cu;
     CUcontext dummy;
+
+#if HAVE_THREADS
+    if (s->packer_started) {
+        pthread_mutex_lock(&s->lock);
+        s->quit = 1;
+        pthread_cond_broadcast(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->packer, NULL);
+        pthread_cond_destroy(&s->cond);
+        pthread_mutex_destroy(&s->lock);
+        s->packer_started = 0;
+    }
+#endif
 
     if (s->nb_frames) {
         double total = 0;
@@ -609,6 +747,7 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
                 if (sl->ev[e])
                     cu->cuEventDestroy(sl->ev[e]);
             av_frame_free(&sl->frame);
+            av_packet_free(&sl->pkt);
         }
         if (s->d_orig)     cu->cuMemFree(s->d_orig);
         if (s->d_recon[0]) cu->cuMemFree(s->d_recon[0]);
@@ -636,7 +775,7 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
 #define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
 static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63CudaEncContext)
-    { "depth", "Frames in flight on the GPU (1 = synchronous)", OFFSET(depth),
+    { "depth", "Frames in flight: GPU work and entropy coding overlap (1 = synchronous)", OFFSET(depth),
       AV_OPT_TYPE_INT, { .i64 = 2 }, 1, MAX_DEPTH, VE },
     { "stats_gpu", "Log GPU time per stage at the end", OFFSET(stats_gpu),
       AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
