@@ -138,7 +138,7 @@ check-gpu: build checkcuda
 
 # build/gpu: binaries and GPU tests for a machine with a GPU but no build
 # tree (see tools/gpu-bundle.sh); run there with sh build/gpu/run.sh.
-gpu-bundle: build
+gpu-bundle: build checkcuda
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(SRC)
 
 # checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).

@@ -72,37 +72,40 @@ extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
 /*
  * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r.
  * The candidate window [x0, x1) x [y0, y1) and the 7 samples right of and
- * below it are staged in shared memory (win_stride bytes a row, win_rows
- * rows; zeros outside the plane, which no candidate reads). Each work item
- * is one candidate column cx and four consecutive candidate rows cy0..+3:
- * every window row is unpacked once and added to the SADs of the (up to 4)
- * candidates it belongs to. The winner is the minimum of the key
+ * below it are staged in shared memory as 32-bit words from xa = x0 & ~3
+ * (win_stride bytes a row, a multiple of 4, win_rows rows; zeros outside
+ * the plane, which no candidate reads). Each work item is one candidate
+ * column cx and four consecutive candidate rows cy0..+3: every window row
+ * is unpacked once and added to the SADs of the (up to 4) candidates it
+ * belongs to. The winner is the minimum of the key
  * sad << 16 | (cy * nx + cx): lowest SAD, then earliest in the scan
  * (y outer, x inner), which is what the reference's strict-less scan keeps.
  */
-extern "C" __global__ void c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
+extern "C" __global__ void __launch_bounds__(256, 6) c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
                                   int w, int h, int r, int win_stride, int win_rows)
 {
     extern __shared__ u32 smem[];
     __shared__ u32 warp_best[32];
-    u8 *win = (u8 *)smem;
+    u32 *win = smem;
 
     const int bx = blockIdx.x, by = blockIdx.y;
     const int mx = 8 * bx, my = 8 * by;
     const int x0 = max(0, mx - r), x1 = min(mx + r, w - 8);
     const int y0 = max(0, my - r), y1 = min(my + r, h - 8);
     const int nx = x1 - x0, ny = y1 - y0;
+    const int xa = x0 & ~3, shift = x0 & 3;
     const int tid = threadIdx.x, nthreads = blockDim.x;
     u32 best = 0xFFFFFFFFu;
 
     if (nx > 0 && ny > 0) {
         const int ngy = (ny + 3) >> 2;
+        const int ws4 = win_stride >> 2;
         u32 c0[8], c1[8];
 
-        for (int i = tid; i < win_stride * win_rows; i += nthreads) {
-            const int wy = i / win_stride, wx = i - wy * win_stride;
-            const int px = x0 + wx, py = y0 + wy;
-            win[i] = px < w && py < h ? ref[(size_t)py * w + px] : 0;
+        for (int i = tid; i < ws4 * win_rows; i += nthreads) {
+            const int wy = i / ws4, wx = i - wy * ws4;
+            const int px = xa + 4 * wx, py = y0 + wy;
+            win[i] = px < w && py < h ? *(const u32 *)(ref + (size_t)py * w + px) : 0;
         }
 #pragma unroll
         for (int i = 0; i < 8; i++) {
@@ -116,13 +119,13 @@ extern "C" __global__ void c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
             const int gy  = item / nx;
             const int cx  = item - gy * nx;
             const int cy0 = gy * 4;
-            const int k   = cx >> 2;
-            const u32 sel = 0x3210u + 0x1111u * (u32)(cx & 3);
+            const int k   = (cx + shift) >> 2;
+            const u32 sel = 0x3210u + 0x1111u * (u32)((cx + shift) & 3);
             u32 s[4] = { 0, 0, 0, 0 };
 
 #pragma unroll
             for (int rr = 0; rr < 11; rr++) {
-                const u32 *row = (const u32 *)(win + (cy0 + rr) * win_stride);
+                const u32 *row = win + (cy0 + rr) * ws4;
                 const u32 a = row[k], b = row[k + 1], c = row[k + 2];
                 const u32 w0 = __byte_perm(a, b, sel);
                 const u32 w1 = __byte_perm(b, c, sel);
