@@ -21,18 +21,23 @@
  *
  * Every plane is a grid of lines of bytes; each line is cut into 16-byte
  * vectors and the vectors of all planes are numbered one after the other
- * (plane, line, column). Thread t of tile b handles vector b * 256 + t: it
- * reads 16 bytes of C and of R with 128-bit loads, decides which bytes are
- * sent, writes the output vector and, if anything changed, the new R.
+ * (plane, line, column). Block b handles tile b: CUDADIFF_VPT vectors per
+ * thread, vector j of thread t being tile vector j * CUDADIFF_BLOCK + t, so
+ * that every access of the block is a coalesced 128-bit load or store. All
+ * loads of C and R are issued first; then each thread decides which bytes
+ * are sent (four at a time, in 16-bit lanes of a word), writes the output
+ * vector and, if anything changed, the new R.
  *
  * The sent bytes are compacted into the list by a device-wide exclusive
- * scan of the per-thread counts: a block scan inside the tile, then a
+ * scan of the per-vector counts: a block scan inside the tile, then a
  * single-pass decoupled look-back across tiles (each tile publishes its
  * aggregate, then its inclusive prefix, in one 64-bit status word tagged
- * with the launch's epoch, so the status array never needs clearing).
- * Tiles take their index from a ticket counter, so a tile only ever waits
- * for tiles that are already running. Entries are staged in shared memory
- * and written out with coalesced stores, in increasing position order.
+ * with the launch's epoch, so the status array never needs clearing). A
+ * tile waits only for tiles of lower index, which the hardware dispatches
+ * first (as CUB's single-pass scan relies on), with a growing back-off so
+ * that waiting tiles do not load the L2. Entries are staged in shared
+ * memory and written out with coalesced stores, in increasing position
+ * order.
  *
  * Only inline PTX is used for warp and block primitives, so that the file
  * builds with nvcc and with clang (compat/cuda/cuda_runtime.h).
@@ -41,6 +46,18 @@
 #include "cudadiff.h"
 
 #define WARP 32
+
+/* Back-off of the look-back while predecessors are not ready, in ns. */
+#ifndef CUDADIFF_DELAY_MIN
+#define CUDADIFF_DELAY_MIN 64
+#endif
+#ifndef CUDADIFF_DELAY_MAX
+#define CUDADIFF_DELAY_MAX 1024
+#endif
+/* Tile statuses each lane reads per round of the look-back. */
+#ifndef CUDADIFF_LOOKBACK
+#define CUDADIFF_LOOKBACK 1
+#endif
 #define NB_WARPS (CUDADIFF_BLOCK / WARP)
 
 typedef unsigned int       u32;
@@ -50,6 +67,13 @@ static __device__ __inline__ u32 cd_tid_x(void)
 {
     u32 r;
     asm("mov.u32 %0, %%tid.x;" : "=r"(r));
+    return r;
+}
+
+static __device__ __inline__ u32 cd_ctaid_x(void)
+{
+    u32 r;
+    asm("mov.u32 %0, %%ctaid.x;" : "=r"(r));
     return r;
 }
 
@@ -92,13 +116,6 @@ static __device__ __inline__ u32 cd_lowest_bit(u32 v)
     return r;
 }
 
-static __device__ __inline__ u32 cd_ticket(u32 *p)
-{
-    u32 r;
-    asm volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(r) : "l"(p) : "memory");
-    return r;
-}
-
 static __device__ __inline__ void store_status(u64 *p, u64 v)
 {
     asm volatile("st.volatile.global.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
@@ -130,6 +147,12 @@ static __device__ __inline__ void store16(unsigned char *p, const u32 v[4])
                  :: "l"(p), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
 }
 
+/* Wait about ns nanoseconds. */
+static __device__ __inline__ void cd_sleep(u32 ns)
+{
+    asm volatile("nanosleep.u32 %0;" :: "r"(ns));
+}
+
 static __device__ __inline__ u64 make_status(u32 epoch, u32 flag, u32 value)
 {
     return ((u64)epoch << 34) | ((u64)flag << 32) | value;
@@ -137,37 +160,52 @@ static __device__ __inline__ u64 make_status(u32 epoch, u32 flag, u32 value)
 
 /*
  * Exclusive prefix of the tile: sum of the counts of all earlier tiles.
- * Run by the 32 lanes of warp 0; every lane returns the prefix.
+ * Run by the 32 lanes of warp 0; every lane returns the prefix. Each round
+ * reads the status of the WARP * CUDADIFF_LOOKBACK nearest tiles not yet
+ * summed (lane l the CUDADIFF_LOOKBACK tiles from pred - l *
+ * CUDADIFF_LOOKBACK down), and sums them down to the nearest inclusive
+ * prefix; it stops there, or goes on further back.
  */
 static __device__ __inline__ u32 look_back(u64 *status, u32 tile, u32 epoch,
                                            u32 lane)
 {
     u32 prefix = 0;
+    u32 delay  = CUDADIFF_DELAY_MIN;
     int pred   = (int)tile - 1;
 
     for (;;) {
-        int idx = pred - (int)lane;
-        u32 flag, value;
-        u32 incl, sum, off;
+        u64 st[CUDADIFF_LOOKBACK];
+        u32 value = 0, incl, last, sum, off;
+        int has_incl = 0, not_ready = 0, q;
 
-        if (idx >= 0) {
-            u64 st = load_status(status + idx);
-            flag  = (u32)(st >> 34) == epoch ? (u32)(st >> 32) & 3 : 0;
-            value = (u32)st;
-        } else {
-            flag  = CUDADIFF_TILE_INCLUSIVE;
-            value = 0;
+#pragma unroll
+        for (q = 0; q < CUDADIFF_LOOKBACK; q++) {
+            int idx = pred - (int)(lane * CUDADIFF_LOOKBACK) - q;
+            st[q] = idx >= 0 ? load_status(status + idx)
+                             : make_status(epoch, CUDADIFF_TILE_INCLUSIVE, 0);
         }
-        if (cd_ballot(flag == 0))
-            continue; /* a predecessor has not published yet */
+#pragma unroll
+        for (q = 0; q < CUDADIFF_LOOKBACK; q++) {
+            u32 flag = (u32)(st[q] >> 34) == epoch ? (u32)(st[q] >> 32) & 3 : 0;
+            if (!has_incl) {
+                not_ready |= flag == 0;
+                value     += (u32)st[q];
+                has_incl   = flag == CUDADIFF_TILE_INCLUSIVE;
+            }
+        }
 
         /* Lanes up to the nearest inclusive prefix contribute. */
-        incl = cd_ballot(flag == CUDADIFF_TILE_INCLUSIVE);
-        if (incl) {
-            u32 last = cd_lowest_bit(incl);
-            if (lane > last)
-                value = 0;
+        incl = cd_ballot(has_incl);
+        last = incl ? cd_lowest_bit(incl) : WARP - 1;
+        if (cd_ballot(not_ready && lane <= last)) {
+            /* A predecessor has not published yet: back off, so that
+             * spinning tiles do not crowd the L2 that everyone needs. */
+            cd_sleep(delay);
+            delay = delay * 2 > CUDADIFF_DELAY_MAX ? CUDADIFF_DELAY_MAX : delay * 2;
+            continue;
         }
+        if (lane > last)
+            value = 0;
         sum = value;
         for (off = 1; off < WARP; off <<= 1) {
             u32 o = cd_shfl_up(sum, off);
@@ -183,170 +221,215 @@ static __device__ __inline__ u32 look_back(u64 *status, u32 tile, u32 epoch,
         }
         if (incl)
             return prefix;
-        pred -= WARP;
+        pred -= WARP * CUDADIFF_LOOKBACK;
     }
 }
 
-template <bool ALIGNED>
+/*
+ * 1 in each byte where |a - b| > thr, with 16-bit lanes: bytes 0 and 2, then
+ * 1 and 3, are widened to x = 256 + a - b (1..511) and compared with the
+ * two bounds through the sign bit of each lane.
+ */
+static __device__ __inline__ u32 cd_sent4(u32 a, u32 b, int thr)
+{
+    const u32 lo = 0x00ff00ffu, k = 0x01000100u;
+    const u32 hi = (0x8000u - 257 - (u32)thr) * 0x00010001u;   /* x >= 257 + thr */
+    const u32 lw = (0x8000u + 255 - (u32)thr) * 0x00010001u;   /* x <= 255 - thr */
+    u32 xe = (a & lo) + k - (b & lo);
+    u32 xo = (a >> 8 & lo) + k - (b >> 8 & lo);
+    u32 se = ((xe + hi) | (lw - xe)) >> 15 & 0x00010001u;
+    u32 so = ((xo + hi) | (lw - xo)) >> 15 & 0x00010001u;
+    return se | so << 8;
+}
+
+/*
+ * One vector of 16 bytes: returns which bytes are sent (bit i for byte i),
+ * and gives the output vector o and the new R nr. Bytes from left on are
+ * past the end of the line: never sent.
+ */
+template <int MODE>
+static __device__ __inline__ u32 diff_vec(const u32 c[4], const u32 r[4], u32 o[4], u32 nr[4],
+                                          int thr, int left)
+{
+    u32 mask = 0;
+    int i;
+
+#pragma unroll
+    for (i = 0; i < 4; i++) {
+        /* s: 1 in each sent byte; m: 0xff there */
+        u32 s = cd_sent4(c[i], r[i], thr);
+        u32 m;
+        if (left < CUDADIFF_VEC) {
+            int n = left - 4 * i;
+            s &= n >= 4 ? 0x01010101u : n <= 0 ? 0 : 0x01010101u & ((1u << (8 * n)) - 1);
+        }
+        m     = s * 0xffu;
+        nr[i] = (c[i] & m) | (r[i] & ~m);
+        if (MODE == CUDADIFF_MODE_RECON) {
+            o[i] = nr[i];
+        } else if (MODE == CUDADIFF_MODE_MASK) {
+            o[i] = m;
+        } else {
+            u32 w = 0;
+            int k;
+#pragma unroll
+            for (k = 0; k < 4; k++) {
+                int d  = (int)((c[i] >> (8 * k)) & 0xff) - (int)((r[i] >> (8 * k)) & 0xff);
+                int ob = (s >> (8 * k)) & 1 ? (d + 128 < 0 ? 0 : d + 128 > 255 ? 255 : d + 128)
+                                            : 128;
+                w |= (u32)ob << (8 * k);
+            }
+            o[i] = w;
+        }
+        /* the low bit of each byte, gathered into 4 bits */
+        mask |= ((s * 0x01020408u) >> 24 & 0xf) << (4 * i);
+    }
+    return mask;
+}
+
+/* Inclusive sum over the lanes of a warp. */
+static __device__ __inline__ u32 warp_incl_sum(u32 v, u32 lane)
+{
+    u32 off;
+#pragma unroll
+    for (off = 1; off < WARP; off <<= 1) {
+        u32 o = cd_shfl_up(v, off);
+        if (lane >= off)
+            v += o;
+    }
+    return v;
+}
+
+/*
+ * One tile of CUDADIFF_VPT vectors per thread; vector j of thread t is
+ * tile vector j * CUDADIFF_BLOCK + t, so that every load and store of the
+ * block is coalesced, and position order is (j, t) order. The tile's
+ * entries are staged in shared memory as (byte index in the tile << 16 |
+ * delta & 0xffff) and written out in order.
+ */
+template <bool ALIGNED, int MODE>
 static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
 {
-    __shared__ u32   s_tile;
-    __shared__ u32   s_warp[NB_WARPS];
-    __shared__ u32   s_total;
-    __shared__ u32   s_prefix;
-    __shared__ u32   s_pos[CUDADIFF_TILE];
-    __shared__ short s_delta[CUDADIFF_TILE];
+    __shared__ u32 s_warp[CUDADIFF_VPT * NB_WARPS];
+    __shared__ u32 s_total;
+    __shared__ u32 s_prefix;
+    __shared__ u32 s_vpos[CUDADIFF_TILE_VECS];
+    __shared__ u32 s_ent[CUDADIFF_TILE];
 
     u32 *counters = (u32 *)p.counters;
     u64 *status   = (u64 *)p.tile_status;
     const u32 t    = cd_tid_x();
     const u32 lane = t & (WARP - 1);
     const u32 warp = t / WARP;
+    const int thr  = p.threshold;
 
-    u32 c[4], r[4], o[4];
-    u32 mask = 0, count, incl, total, local;
-    u32 pos_base = 0;
-    u32 tile, vec;
-    int thr = p.threshold;
+    u32 c[CUDADIFF_VPT][4], r[CUDADIFF_VPT][4];
+    u32 mask[CUDADIFF_VPT], incl[CUDADIFF_VPT];
+    unsigned char *dst[CUDADIFF_VPT], *rcv[CUDADIFF_VPT];
+    int left[CUDADIFF_VPT];
+    u32 total, tile;
+    int j, i;
 
-    if (t == 0)
-        s_tile = cd_ticket(counters);
-    cd_block_sync();
-    tile = s_tile;
-    vec  = tile * CUDADIFF_BLOCK + t;
+    tile = cd_ctaid_x();
 
-    if (vec < p.nb_vecs) {
-        CudaDiffPlane P = p.plane[0];
-        int i;
+    /* Issue every load of the tile before using any. */
 #pragma unroll
-        for (i = 1; i < 4; i++)
-            if (i < p.nb_planes && vec >= p.plane[i].vec_start)
-                P = p.plane[i];
-        {
-            u32 lv   = vec - P.vec_start;
-            u32 y    = lv / (u32)P.vecs_per_line;
-            u32 x    = (lv - y * (u32)P.vecs_per_line) * CUDADIFF_VEC;
-            int left = P.width - (int)x;
-            const unsigned char *src = (const unsigned char *)P.src + (long long)y * P.src_pitch + x;
-            unsigned char *dst = (unsigned char *)P.dst + (long long)y * P.dst_pitch + x;
-            unsigned char *rcv = (unsigned char *)P.recv + (long long)y * P.recv_pitch + x;
-            u32 valid = left >= CUDADIFF_VEC ? 0xffffu : (1u << left) - 1;
-
-            pos_base = P.pos_start + y * (u32)P.width + x;
-
-            if (ALIGNED) {
-                load16_nc(src, c);
-                load16(rcv, r);
-            } else {
-                for (i = 0; i < 4; i++) {
-                    c[i] = r[i] = 0;
-                }
-                for (i = 0; i < CUDADIFF_VEC; i++) {
-                    if (i < left) {
-                        c[i >> 2] |= (u32)src[i] << (8 * (i & 3));
-                        r[i >> 2] |= (u32)rcv[i] << (8 * (i & 3));
-                    }
-                }
-            }
-
+    for (j = 0; j < CUDADIFF_VPT; j++) {
+        u32 vec = tile * CUDADIFF_TILE_VECS + j * CUDADIFF_BLOCK + t;
+        left[j] = 0;
+        dst[j]  = 0;
+        rcv[j]  = 0;
 #pragma unroll
-            for (i = 0; i < CUDADIFF_VEC; i++) {
-                int sh = 8 * (i & 3);
-                int cb = (c[i >> 2] >> sh) & 0xff;
-                int rb = (r[i >> 2] >> sh) & 0xff;
-                int d  = cb - rb;
-                int ad = d < 0 ? -d : d;
-                u32 sent = (ad > thr) & (valid >> i);
-                int ob;
-
-                if (p.mode == CUDADIFF_MODE_RECON)
-                    ob = sent ? cb : rb;
-                else if (p.mode == CUDADIFF_MODE_DIFF)
-                    ob = sent ? (d + 128 < 0 ? 0 : d + 128 > 255 ? 255 : d + 128) : 128;
-                else
-                    ob = sent ? 255 : 0;
-
-                if ((i & 3) == 0)
-                    o[i >> 2] = 0;
-                o[i >> 2] |= (u32)ob << sh;
-                mask |= sent << i;
-            }
-
+        for (i = 0; i < 4; i++)
+            c[j][i] = r[j][i] = 0;
+        if (vec < p.nb_vecs) {
+            CudaDiffPlane P = p.plane[0];
+            const unsigned char *src;
+            u32 lv, y, x;
+#pragma unroll
+            for (i = 1; i < 4; i++)
+                if (i < p.nb_planes && vec >= p.plane[i].vec_start)
+                    P = p.plane[i];
+            lv      = vec - P.vec_start;
+            y       = lv / (u32)P.vecs_per_line;
+            x       = (lv - y * (u32)P.vecs_per_line) * CUDADIFF_VEC;
+            src     = (const unsigned char *)P.src + (long long)y * P.src_pitch + x;
+            dst[j]  = (unsigned char *)P.dst + (long long)y * P.dst_pitch + x;
+            rcv[j]  = (unsigned char *)P.recv + (long long)y * P.recv_pitch + x;
+            left[j] = P.width - (int)x;
+            s_vpos[j * CUDADIFF_BLOCK + t] = P.pos_start + y * (u32)P.width + x;
             if (ALIGNED) {
-                store16(dst, o);
-                if (mask) {
-                    u32 nr[4];
-                    for (i = 0; i < 4; i++) {
-                        u32 m = 0;
-                        int k;
-                        for (k = 0; k < 4; k++)
-                            if (mask & (1u << (4 * i + k)))
-                                m |= 0xffu << (8 * k);
-                        nr[i] = (r[i] & ~m) | (c[i] & m);
-                    }
-                    store16(rcv, nr);
-                }
+                load16_nc(src, c[j]);
+                load16(rcv[j], r[j]);
             } else {
                 for (i = 0; i < CUDADIFF_VEC; i++) {
-                    if (i < left) {
-                        dst[i] = (o[i >> 2] >> (8 * (i & 3))) & 0xff;
-                        if (mask & (1u << i))
-                            rcv[i] = (c[i >> 2] >> (8 * (i & 3))) & 0xff;
+                    if (i < left[j]) {
+                        c[j][i >> 2] |= (u32)src[i] << (8 * (i & 3));
+                        r[j][i >> 2] |= (u32)rcv[j][i] << (8 * (i & 3));
                     }
                 }
             }
         }
     }
 
-    /* Block-wide exclusive scan of the per-thread counts. */
-    count = cd_popc(mask);
-    incl  = count;
-    {
-        u32 off;
-        for (off = 1; off < WARP; off <<= 1) {
-            u32 v = cd_shfl_up(incl, off);
-            if (lane >= off)
-                incl += v;
+    /* Decide, write the output and the new R; scan the counts. */
+#pragma unroll
+    for (j = 0; j < CUDADIFF_VPT; j++) {
+        u32 o[4], nr[4];
+        mask[j] = 0;
+        if (left[j] > 0) {
+            mask[j] = diff_vec<MODE>(c[j], r[j], o, nr, thr, left[j]);
+            if (ALIGNED) {
+                store16(dst[j], o);
+                if (mask[j])
+                    store16(rcv[j], nr);
+            } else {
+                for (i = 0; i < CUDADIFF_VEC; i++) {
+                    if (i < left[j]) {
+                        dst[j][i] = (o[i >> 2] >> (8 * (i & 3))) & 0xff;
+                        if (mask[j] & (1u << i))
+                            rcv[j][i] = (nr[i >> 2] >> (8 * (i & 3))) & 0xff;
+                    }
+                }
+            }
         }
+        incl[j] = warp_incl_sum(cd_popc(mask[j]), lane);
+        if (lane == WARP - 1)
+            s_warp[j * NB_WARPS + warp] = incl[j];
     }
-    if (lane == WARP - 1)
-        s_warp[warp] = incl;
     cd_block_sync();
+
+    /* Exclusive offsets of the (j, warp) groups; publish the aggregate. */
     if (warp == 0) {
-        u32 wv = lane < NB_WARPS ? s_warp[lane] : 0;
-        u32 wi = wv, off;
-        for (off = 1; off < NB_WARPS; off <<= 1) {
-            u32 v = cd_shfl_up(wi, off);
-            if (lane >= off)
-                wi += v;
-        }
-        if (lane < NB_WARPS)
-            s_warp[lane] = wi - wv; /* exclusive warp offsets */
-        if (lane == NB_WARPS - 1) {
-            /* Tile aggregate: publish it at once. */
-            u32 agg = wi;
-            s_total = agg;
+        const int n = CUDADIFF_VPT * NB_WARPS;
+        u32 wv = (int)lane < n ? s_warp[lane] : 0;
+        u32 wi = warp_incl_sum(wv, lane);
+        if ((int)lane < n)
+            s_warp[lane] = wi - wv;
+        if ((int)lane == n - 1) {
+            s_total = wi;
             if (tile == 0)
-                store_status(status, make_status(p.epoch, CUDADIFF_TILE_INCLUSIVE, agg));
+                store_status(status, make_status(p.epoch, CUDADIFF_TILE_INCLUSIVE, wi));
             else
-                store_status(status + tile, make_status(p.epoch, CUDADIFF_TILE_AGGREGATE, agg));
+                store_status(status + tile, make_status(p.epoch, CUDADIFF_TILE_AGGREGATE, wi));
         }
     }
     cd_block_sync();
     total = s_total;
-    local = s_warp[warp] + incl - count;
 
-    /* Stage the entries in shared memory, in position order. */
-    if (mask) {
-        u32 k = local, i;
+    /* Stage the entries, in position order. */
 #pragma unroll
-        for (i = 0; i < CUDADIFF_VEC; i++) {
-            if (mask & (1u << i)) {
-                int cb = (c[i >> 2] >> (8 * (i & 3))) & 0xff;
-                int rb = (r[i >> 2] >> (8 * (i & 3))) & 0xff;
-                s_pos[k]   = pos_base + i;
-                s_delta[k] = (short)(cb - rb);
-                k++;
+    for (j = 0; j < CUDADIFF_VPT; j++) {
+        if (mask[j]) {
+            u32 k   = s_warp[j * NB_WARPS + warp] + incl[j] - cd_popc(mask[j]);
+            u32 idx = (j * CUDADIFF_BLOCK + t) * CUDADIFF_VEC;
+#pragma unroll
+            for (i = 0; i < CUDADIFF_VEC; i++) {
+                if (mask[j] & (1u << i)) {
+                    int cb = (c[j][i >> 2] >> (8 * (i & 3))) & 0xff;
+                    int rb = (r[j][i >> 2] >> (8 * (i & 3))) & 0xff;
+                    s_ent[k++] = (idx + i) << 16 | ((u32)(cb - rb) & 0xffff);
+                }
             }
         }
     }
@@ -362,11 +445,8 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
         }
         if (lane == 0) {
             s_prefix = prefix;
-            if (tile == p.nb_tiles - 1) {
-                /* Every tile has taken its ticket: reset for the next launch. */
-                counters[0] = 0;
+            if (tile == p.nb_tiles - 1)
                 counters[1] = prefix + total;
-            }
         }
     }
     cd_block_sync();
@@ -376,22 +456,25 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
         u32 *lp    = (u32 *)p.list_pos + prefix;
         short *ld  = (short *)p.list_delta + prefix;
         for (k = t; k < total; k += CUDADIFF_BLOCK) {
-            lp[k] = s_pos[k];
-            ld[k] = s_delta[k];
+            u32 e = s_ent[k];
+            lp[k] = s_vpos[e >> 20] + (e >> 16 & (CUDADIFF_VEC - 1));
+            ld[k] = (short)(e & 0xffff);
         }
     }
 }
 
+#define CUDADIFF_KERNELS(name, mode)                    \
+__global__ void cudadiff_aligned_##name(CudaDiffParams p)       \
+{                                                               \
+    diff_tile<true, mode>(p);                                   \
+}                                                               \
+__global__ void cudadiff_unaligned_##name(CudaDiffParams p)     \
+{                                                               \
+    diff_tile<false, mode>(p);                                  \
+}
+
 extern "C" {
-
-__global__ void cudadiff_aligned(CudaDiffParams p)
-{
-    diff_tile<true>(p);
-}
-
-__global__ void cudadiff_unaligned(CudaDiffParams p)
-{
-    diff_tile<false>(p);
-}
-
+CUDADIFF_KERNELS(recon, CUDADIFF_MODE_RECON)
+CUDADIFF_KERNELS(diff,  CUDADIFF_MODE_DIFF)
+CUDADIFF_KERNELS(mask,  CUDADIFF_MODE_MASK)
 }

@@ -72,7 +72,7 @@ typedef struct CudaDiffContext {
 
     CUdeviceptr d_recv;         ///< R, lines of RECV_ALIGN-aligned pitch
     CUdeviceptr d_status;       ///< one uint64 per tile
-    CUdeviceptr d_counters;     ///< tile ticket, number of entries
+    CUdeviceptr d_counters;     ///< unused, number of entries
     CUdeviceptr d_list;         ///< positions, then deltas
     size_t      delta_offset;
 
@@ -143,7 +143,7 @@ static int alloc_device(AVFilterContext *ctx)
     }
     pr->nb_planes = s->g.nb_planes;
     pr->nb_vecs   = nb_vecs;
-    pr->nb_tiles  = (nb_vecs + CUDADIFF_BLOCK - 1) / CUDADIFF_BLOCK;
+    pr->nb_tiles  = (nb_vecs + CUDADIFF_TILE_VECS - 1) / CUDADIFF_TILE_VECS;
     pr->mode      = s->mode;
 
     status_size     = (size_t)pr->nb_tiles * sizeof(uint64_t);
@@ -158,14 +158,19 @@ static int alloc_device(AVFilterContext *ctx)
                               ff_cudadiff_ptx_data, ff_cudadiff_ptx_len);
     if (ret < 0)
         goto fail;
-    ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_aligned, s->cu_module,
-                                           "cudadiff_aligned"));
-    if (ret < 0)
-        goto fail;
-    ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_unaligned, s->cu_module,
-                                           "cudadiff_unaligned"));
-    if (ret < 0)
-        goto fail;
+    {
+        /* one pair of kernels per output mode */
+        static const char *const mode_names[] = { "recon", "diff", "mask" };
+        char name[64];
+        snprintf(name, sizeof(name), "cudadiff_aligned_%s", mode_names[s->mode]);
+        ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_aligned, s->cu_module, name));
+        if (ret < 0)
+            goto fail;
+        snprintf(name, sizeof(name), "cudadiff_unaligned_%s", mode_names[s->mode]);
+        ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_unaligned, s->cu_module, name));
+        if (ret < 0)
+            goto fail;
+    }
 
     if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_recv, recv_size)))  < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_status, status_size))) < 0 ||

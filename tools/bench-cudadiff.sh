@@ -18,7 +18,10 @@ if [ ! -f "$ptx" ]; then
     echo "bench-cudadiff: $ptx not found; build first (make)" >&2
     exit 1
 fi
-if [ ! -x "$bin" ]; then
+# rebuilt when missing, or when out of date in the build tree (not in a
+# bundle copied to another machine, whose timestamps say nothing)
+if [ ! -x "$bin" ] || { [ "$frames" = --build-only ] &&
+    { [ "$top/tools/bench-cudadiff.cpp" -nt "$bin" ] || [ "$top/kernels/cudadiff.h" -nt "$bin" ]; }; }; then
     ${CXX:-c++} -O2 -std=c++17 -Wall -I"$top/kernels" \
         $(pkg-config --cflags ffnvcodec 2>/dev/null) \
         -o "$bin" "$top/tools/bench-cudadiff.cpp" -ldl
