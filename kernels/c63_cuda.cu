@@ -81,8 +81,9 @@ extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
  * sad << 16 | (cy * nx + cx): lowest SAD, then earliest in the scan
  * (y outer, x inner), which is what the reference's strict-less scan keeps.
  */
-extern "C" __global__ void __launch_bounds__(256, 6) c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
-                                  int w, int h, int r, int win_stride, int win_rows)
+extern "C" __global__ void __launch_bounds__(256, 6)
+c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
+       int w, int h, int r, int win_stride, int win_rows)
 {
     extern __shared__ u32 smem[];
     __shared__ u32 warp_best[32];

@@ -48,16 +48,8 @@
 #define WARP 32
 
 /* Back-off of the look-back while predecessors are not ready, in ns. */
-#ifndef CUDADIFF_DELAY_MIN
-#define CUDADIFF_DELAY_MIN 64
-#endif
-#ifndef CUDADIFF_DELAY_MAX
-#define CUDADIFF_DELAY_MAX 1024
-#endif
-/* Tile statuses each lane reads per round of the look-back. */
-#ifndef CUDADIFF_LOOKBACK
-#define CUDADIFF_LOOKBACK 1
-#endif
+#define DELAY_MIN 64
+#define DELAY_MAX 1024
 #define NB_WARPS (CUDADIFF_BLOCK / WARP)
 
 typedef unsigned int       u32;
@@ -158,60 +150,57 @@ static __device__ __inline__ u64 make_status(u32 epoch, u32 flag, u32 value)
     return ((u64)epoch << 34) | ((u64)flag << 32) | value;
 }
 
+/* Inclusive sum over the lanes of a warp. */
+static __device__ __inline__ u32 warp_incl_sum(u32 v, u32 lane)
+{
+    u32 off;
+#pragma unroll
+    for (off = 1; off < WARP; off <<= 1) {
+        u32 o = cd_shfl_up(v, off);
+        if (lane >= off)
+            v += o;
+    }
+    return v;
+}
+
 /*
  * Exclusive prefix of the tile: sum of the counts of all earlier tiles.
  * Run by the 32 lanes of warp 0; every lane returns the prefix. Each round
- * reads the status of the WARP * CUDADIFF_LOOKBACK nearest tiles not yet
- * summed (lane l the CUDADIFF_LOOKBACK tiles from pred - l *
- * CUDADIFF_LOOKBACK down), and sums them down to the nearest inclusive
- * prefix; it stops there, or goes on further back.
+ * reads the 32 nearest tiles not yet summed and sums them down to the
+ * nearest inclusive prefix; it stops there, or goes on further back.
  */
 static __device__ __inline__ u32 look_back(u64 *status, u32 tile, u32 epoch,
                                            u32 lane)
 {
     u32 prefix = 0;
-    u32 delay  = CUDADIFF_DELAY_MIN;
+    u32 delay  = DELAY_MIN;
     int pred   = (int)tile - 1;
 
     for (;;) {
-        u64 st[CUDADIFF_LOOKBACK];
-        u32 value = 0, incl, last, sum, off;
-        int has_incl = 0, not_ready = 0, q;
+        int idx = pred - (int)lane;
+        u32 flag, value, incl, sum;
 
-#pragma unroll
-        for (q = 0; q < CUDADIFF_LOOKBACK; q++) {
-            int idx = pred - (int)(lane * CUDADIFF_LOOKBACK) - q;
-            st[q] = idx >= 0 ? load_status(status + idx)
-                             : make_status(epoch, CUDADIFF_TILE_INCLUSIVE, 0);
+        if (idx >= 0) {
+            u64 st = load_status(status + idx);
+            flag  = (u32)(st >> 34) == epoch ? (u32)(st >> 32) & 3 : 0;
+            value = (u32)st;
+        } else {
+            flag  = CUDADIFF_TILE_INCLUSIVE;
+            value = 0;
         }
-#pragma unroll
-        for (q = 0; q < CUDADIFF_LOOKBACK; q++) {
-            u32 flag = (u32)(st[q] >> 34) == epoch ? (u32)(st[q] >> 32) & 3 : 0;
-            if (!has_incl) {
-                not_ready |= flag == 0;
-                value     += (u32)st[q];
-                has_incl   = flag == CUDADIFF_TILE_INCLUSIVE;
-            }
-        }
-
-        /* Lanes up to the nearest inclusive prefix contribute. */
-        incl = cd_ballot(has_incl);
-        last = incl ? cd_lowest_bit(incl) : WARP - 1;
-        if (cd_ballot(not_ready && lane <= last)) {
+        if (cd_ballot(flag == 0)) {
             /* A predecessor has not published yet: back off, so that
              * spinning tiles do not crowd the L2 that everyone needs. */
             cd_sleep(delay);
-            delay = delay * 2 > CUDADIFF_DELAY_MAX ? CUDADIFF_DELAY_MAX : delay * 2;
+            delay = delay * 2 > DELAY_MAX ? DELAY_MAX : delay * 2;
             continue;
         }
-        if (lane > last)
+
+        /* Lanes up to the nearest inclusive prefix contribute. */
+        incl = cd_ballot(flag == CUDADIFF_TILE_INCLUSIVE);
+        if (incl && lane > cd_lowest_bit(incl))
             value = 0;
-        sum = value;
-        for (off = 1; off < WARP; off <<= 1) {
-            u32 o = cd_shfl_up(sum, off);
-            if (lane >= off)
-                sum += o;
-        }
+        sum = warp_incl_sum(value, lane);
         /* Lane 31 holds the window's total; broadcast it. */
         {
             u32 r;
@@ -221,7 +210,7 @@ static __device__ __inline__ u32 look_back(u64 *status, u32 tile, u32 epoch,
         }
         if (incl)
             return prefix;
-        pred -= WARP * CUDADIFF_LOOKBACK;
+        pred -= WARP;
     }
 }
 
@@ -287,19 +276,6 @@ static __device__ __inline__ u32 diff_vec(const u32 c[4], const u32 r[4], u32 o[
     return mask;
 }
 
-/* Inclusive sum over the lanes of a warp. */
-static __device__ __inline__ u32 warp_incl_sum(u32 v, u32 lane)
-{
-    u32 off;
-#pragma unroll
-    for (off = 1; off < WARP; off <<= 1) {
-        u32 o = cd_shfl_up(v, off);
-        if (lane >= off)
-            v += o;
-    }
-    return v;
-}
-
 /*
  * One tile of CUDADIFF_VPT vectors per thread; vector j of thread t is
  * tile vector j * CUDADIFF_BLOCK + t, so that every load and store of the
@@ -316,7 +292,6 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
     __shared__ u32 s_vpos[CUDADIFF_TILE_VECS];
     __shared__ u32 s_ent[CUDADIFF_TILE];
 
-    u32 *counters = (u32 *)p.counters;
     u64 *status   = (u64 *)p.tile_status;
     const u32 t    = cd_tid_x();
     const u32 lane = t & (WARP - 1);
@@ -446,7 +421,7 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
         if (lane == 0) {
             s_prefix = prefix;
             if (tile == p.nb_tiles - 1)
-                counters[1] = prefix + total;
+                *(u32 *)p.count = prefix + total;
         }
     }
     cd_block_sync();

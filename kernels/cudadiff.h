@@ -27,21 +27,17 @@
 #define AVFILTER_CUDA_KERNELS_CUDADIFF_H
 
 /** Threads per block. */
-#ifndef CUDADIFF_BLOCK
 #define CUDADIFF_BLOCK      256
-#endif
 /** Bytes per vector: one 128-bit load. */
 #define CUDADIFF_VEC        16
 /** Vectors per thread. */
-#ifndef CUDADIFF_VPT
 #define CUDADIFF_VPT        2
-#endif
 /** Vectors per tile (one block). */
 #define CUDADIFF_TILE_VECS  (CUDADIFF_BLOCK * CUDADIFF_VPT)
 /** Bytes, and at most entries, per tile. */
 #define CUDADIFF_TILE       (CUDADIFF_TILE_VECS * CUDADIFF_VEC)
 
-/** Output modes, as the filter's mode option. */
+/** Output modes, as the filter's mode option: one kernel pair each. */
 #define CUDADIFF_MODE_RECON 0
 #define CUDADIFF_MODE_DIFF  1
 #define CUDADIFF_MODE_MASK  2
@@ -70,10 +66,9 @@ typedef struct CudaDiffParams {
     unsigned int nb_vecs;       ///< vectors in all planes
     unsigned int nb_tiles;      ///< blocks launched
     int threshold;              ///< a byte is sent if |C - R| > threshold
-    int mode;                   ///< CUDADIFF_MODE_*
     unsigned int epoch;         ///< 1..2^30-1, changes every launch
     unsigned long long tile_status; ///< uint64 per tile: epoch<<34 | flag<<32 | value
-    unsigned long long counters;    ///< uint32[2]: unused, total sent
+    unsigned long long count;       ///< uint32: entries in the list
     unsigned long long list_pos;    ///< uint32 per entry
     unsigned long long list_delta;  ///< int16 per entry
 } CudaDiffParams;

@@ -699,8 +699,7 @@ static int c63_cuda_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
     if (!s->nb_inflight)
         return s->eof ? AVERROR_EOF : AVERROR(EAGAIN);
     /* Room for more input: only take a packet that is ready. */
-    ret = take_packet(avctx, pkt, s->eof || s->nb_inflight == s->depth);
-    return ret;
+    return take_packet(avctx, pkt, s->eof || s->nb_inflight == s->depth);
 }
 
 static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)

@@ -72,7 +72,7 @@ typedef struct CudaDiffContext {
 
     CUdeviceptr d_recv;         ///< R, lines of RECV_ALIGN-aligned pitch
     CUdeviceptr d_status;       ///< one uint64 per tile
-    CUdeviceptr d_counters;     ///< unused, number of entries
+    CUdeviceptr d_count;        ///< number of entries (uint32)
     CUdeviceptr d_list;         ///< positions, then deltas
     size_t      delta_offset;
 
@@ -96,15 +96,15 @@ static void free_device(AVFilterContext *ctx)
         CHECK_CU(cu->cuMemFree(s->d_recv));
     if (s->d_status)
         CHECK_CU(cu->cuMemFree(s->d_status));
-    if (s->d_counters)
-        CHECK_CU(cu->cuMemFree(s->d_counters));
+    if (s->d_count)
+        CHECK_CU(cu->cuMemFree(s->d_count));
     if (s->d_list)
         CHECK_CU(cu->cuMemFree(s->d_list));
     if (s->cu_module)
         CHECK_CU(cu->cuModuleUnload(s->cu_module));
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
 
-    s->d_recv = s->d_status = s->d_counters = s->d_list = 0;
+    s->d_recv = s->d_status = s->d_count = s->d_list = 0;
     s->cu_module = NULL;
 }
 
@@ -144,7 +144,6 @@ static int alloc_device(AVFilterContext *ctx)
     pr->nb_planes = s->g.nb_planes;
     pr->nb_vecs   = nb_vecs;
     pr->nb_tiles  = (nb_vecs + CUDADIFF_TILE_VECS - 1) / CUDADIFF_TILE_VECS;
-    pr->mode      = s->mode;
 
     status_size     = (size_t)pr->nb_tiles * sizeof(uint64_t);
     s->delta_offset = FFALIGN((size_t)s->g.size * sizeof(uint32_t), 256);
@@ -174,20 +173,20 @@ static int alloc_device(AVFilterContext *ctx)
 
     if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_recv, recv_size)))  < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_status, status_size))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_counters, 2 * sizeof(uint32_t)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_count, sizeof(uint32_t)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_list, list_size))) < 0)
         goto fail;
 
     if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recv, 0, recv_size, s->hwctx->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_status, 0, status_size, s->hwctx->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_counters, 0, 2 * sizeof(uint32_t),
+        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_count, 0, sizeof(uint32_t),
                                             s->hwctx->stream))) < 0)
         goto fail;
 
     for (i = 0; i < s->g.nb_planes; i++)
         pr->plane[i].recv = s->d_recv + recv_off[i];
     pr->tile_status = s->d_status;
-    pr->counters    = s->d_counters;
+    pr->count       = s->d_count;
     pr->list_pos    = s->d_list;
     pr->list_delta  = s->d_list + s->delta_offset;
 
@@ -289,7 +288,6 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
         pr->plane[i].dst_pitch = out->linesize[i];
     }
     pr->threshold = refresh ? 0 : s->threshold;
-    pr->mode      = s->mode;
     s->epoch      = s->epoch % ((1u << 30) - 1) + 1;
     pr->epoch     = s->epoch;
 
@@ -304,7 +302,7 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
                                       0, stream, args, NULL));
     if (ret < 0)
         goto fail;
-    ret = CHECK_CU(cu->cuMemcpyDtoHAsync(&count, s->d_counters + sizeof(uint32_t),
+    ret = CHECK_CU(cu->cuMemcpyDtoHAsync(&count, s->d_count,
                                          sizeof(count), stream));
     if (ret < 0)
         goto fail;
