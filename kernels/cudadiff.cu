@@ -26,7 +26,9 @@
  * that every access of the block is a coalesced 128-bit load or store. All
  * loads of C and R are issued first; then each thread decides which bytes
  * are sent (four at a time, in 16-bit lanes of a word), writes the output
- * vector and, if anything changed, the new R.
+ * vector and, if anything changed, the new R. In recon mode the output is
+ * the new R: the filter passes its previous output frame as R, and the
+ * kernel writes no separate R (one byte per byte less to move).
  *
  * The sent bytes are compacted into the list by a device-wide exclusive
  * scan of the per-vector counts: a block scan inside the tile, then a
@@ -335,7 +337,10 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
             s_vpos[j * CUDADIFF_BLOCK + t] = P.pos_start + y * (u32)P.width + x;
             if (ALIGNED) {
                 load16_nc(src, c[j]);
-                load16(rcv[j], r[j]);
+                if (MODE == CUDADIFF_MODE_RECON)
+                    load16_nc(rcv[j], r[j]);    /* an earlier launch's output */
+                else
+                    load16(rcv[j], r[j]);
             } else {
                 for (i = 0; i < CUDADIFF_VEC; i++) {
                     if (i < left[j]) {
@@ -353,16 +358,18 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
         u32 o[4], nr[4];
         mask[j] = 0;
         if (left[j] > 0) {
+            /* in recon mode the output is the new R */
+            const bool store_r = MODE != CUDADIFF_MODE_RECON;
             mask[j] = diff_vec<MODE>(c[j], r[j], o, nr, thr, left[j]);
             if (ALIGNED) {
                 store16(dst[j], o);
-                if (mask[j])
+                if (store_r && mask[j])
                     store16(rcv[j], nr);
             } else {
                 for (i = 0; i < CUDADIFF_VEC; i++) {
                     if (i < left[j]) {
                         dst[j][i] = (o[i >> 2] >> (8 * (i & 3))) & 0xff;
-                        if (mask[j] & (1u << i))
+                        if (store_r && (mask[j] & (1u << i)))
                             rcv[j][i] = (nr[i >> 2] >> (8 * (i & 3))) & 0xff;
                     }
                 }

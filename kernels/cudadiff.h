@@ -49,7 +49,8 @@
 typedef struct CudaDiffPlane {
     unsigned long long src;     ///< input plane (CUdeviceptr)
     unsigned long long dst;     ///< output plane
-    unsigned long long recv;    ///< receiver picture R of this plane
+    unsigned long long recv;    ///< receiver picture R of this plane; in recon
+                                ///< mode read only (the previous output frame)
     int src_pitch;
     int dst_pitch;
     int recv_pitch;

@@ -70,7 +70,11 @@ typedef struct CudaDiffContext {
     FrameDiffGeometry g;
     CudaDiffParams params;
 
-    CUdeviceptr d_recv;         ///< R, lines of RECV_ALIGN-aligned pitch
+    CUdeviceptr d_recv;         ///< R, lines of RECV_ALIGN-aligned pitch; in
+                                ///< recon mode only the all-zero first R
+    CUdeviceptr recv[4];        ///< planes of d_recv
+    int         recv_pitch[4];
+    AVFrame    *prev;           ///< recon mode: the last output, which is R
     CUdeviceptr d_status;       ///< one uint64 per tile
     CUdeviceptr d_count;        ///< number of entries (uint32)
     CUdeviceptr d_list;         ///< positions, then deltas
@@ -86,6 +90,7 @@ static void free_device(AVFilterContext *ctx)
     CudaFunctions *cu;
     CUcontext dummy;
 
+    av_frame_free(&s->prev);
     if (!s->hwctx)
         return;
     cu = s->hwctx->internal->cuda_dl;
@@ -183,8 +188,10 @@ static int alloc_device(AVFilterContext *ctx)
                                             s->hwctx->stream))) < 0)
         goto fail;
 
-    for (i = 0; i < s->g.nb_planes; i++)
-        pr->plane[i].recv = s->d_recv + recv_off[i];
+    for (i = 0; i < s->g.nb_planes; i++) {
+        s->recv[i]       = s->d_recv + recv_off[i];
+        s->recv_pitch[i] = pr->plane[i].recv_pitch;
+    }
     pr->tile_status = s->d_status;
     pr->count       = s->d_count;
     pr->list_pos    = s->d_list;
@@ -257,6 +264,8 @@ static int config_props(AVFilterLink *outlink)
 static int is_aligned(const AVFrame *f, int nb_planes)
 {
     int i;
+    if (!f)
+        return 1;
     for (i = 0; i < nb_planes; i++)
         if (((uintptr_t)f->data[i] | (unsigned)f->linesize[i]) & (CUDADIFF_VEC - 1))
             return 0;
@@ -286,6 +295,10 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
         pr->plane[i].src_pitch = in->linesize[i];
         pr->plane[i].dst       = (CUdeviceptr)out->data[i];
         pr->plane[i].dst_pitch = out->linesize[i];
+        /* In recon mode the output is the new R, and the last output the
+         * old one: the kernel reads it and writes no separate copy. */
+        pr->plane[i].recv       = s->prev ? (CUdeviceptr)s->prev->data[i] : s->recv[i];
+        pr->plane[i].recv_pitch = s->prev ? s->prev->linesize[i] : s->recv_pitch[i];
     }
     pr->threshold = refresh ? 0 : s->threshold;
     s->epoch      = s->epoch % ((1u << 30) - 1) + 1;
@@ -296,7 +309,8 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
         return ret;
 
     ret = CHECK_CU(cu->cuLaunchKernel(is_aligned(in, s->g.nb_planes) &&
-                                      is_aligned(out, s->g.nb_planes) ?
+                                      is_aligned(out, s->g.nb_planes) &&
+                                      is_aligned(s->prev, s->g.nb_planes) ?
                                       s->cu_func_aligned : s->cu_func_unaligned,
                                       pr->nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1,
                                       0, stream, args, NULL));
@@ -376,6 +390,15 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     ret = ff_framediff_set_metadata(out, &s->g);
     if (ret < 0)
         goto fail;
+    if (s->mode == FRAMEDIFF_MODE_RECON) {
+        /* R for the next frame; downstream sees the frame as not writable */
+        av_frame_free(&s->prev);
+        s->prev = av_frame_clone(out);
+        if (!s->prev) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+    }
 
     s->frame_index++;
     av_frame_free(&in);

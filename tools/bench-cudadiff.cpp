@@ -1,13 +1,20 @@
 /*
- * cudadiff kernel benchmark: kernel time per frame (CUDA events) at 1080p
- * and 2160p, achieved bandwidth, and the device's cuMemcpyDtoD bandwidth.
- * Also checks the kernels' sent lists against a CPU reference.
+ * cudadiff kernel benchmark: kernel time per frame at 1080p and 2160p,
+ * achieved bandwidth, and the device's cuMemcpyDtoD bandwidth. Also checks
+ * the kernels' sent lists against a CPU reference.
  *
- *   bench-cudadiff PTX [frames] [noise] [FORMAT:HEIGHT]
+ *   bench-cudadiff PTX [frames] [noise] [FORMAT:HEIGHT[,FORMAT:HEIGHT...]]
  *
  * The pictures are a moving pattern plus uniform noise of +-noise (default
- * 24, which with threshold 20 sends about two thirds of the bytes; a still
- * webcam scene sends far fewer).
+ * 24, which with threshold 20 sends about 37% of the bytes; a still webcam
+ * scene sends far fewer). The kernel runs in recon mode as the filter runs
+ * it: R is the previous frame's output.
+ *
+ * Each case is timed two ways: frames launched back to back with an event
+ * between them (what the filter sees, launch gaps included), and the same
+ * frames replayed from a CUDA graph (the kernels' own throughput). A copy
+ * (cuMemcpyDtoD) that moves as many bytes as a frame is timed both ways too,
+ * as the peer for that size.
  *
  * PTX is the filter's kernel (build/obj/libavfilter/cuda_kernels/cudadiff.ptx).
  * Uses the CUDA driver API through ffnvcodec's loader; no CUDA runtime.
@@ -26,6 +33,24 @@
 #include "cudadiff.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
+/* CUDA graphs, from the driver directly: ffnvcodec's loader has none */
+typedef void *Graph, *GraphExec;
+typedef CUresult CUDAAPI tcuStreamBeginCapture(CUstream st, int mode);
+typedef CUresult CUDAAPI tcuStreamEndCapture(CUstream st, Graph *g);
+typedef CUresult CUDAAPI tcuGraphInstantiate(GraphExec *e, Graph g, unsigned long long flags);
+typedef CUresult CUDAAPI tcuGraphLaunch(GraphExec e, CUstream st);
+typedef CUresult CUDAAPI tcuGraphExecDestroy(GraphExec e);
+typedef CUresult CUDAAPI tcuGraphDestroy(Graph g);
+#define CAPTURE_MODE_RELAXED 2
+
+static struct {
+    tcuStreamBeginCapture *begin;
+    tcuStreamEndCapture   *end;
+    tcuGraphInstantiate   *instantiate;
+    tcuGraphLaunch        *launch;
+    tcuGraphExecDestroy   *exec_destroy;
+    tcuGraphDestroy       *destroy;
+} gr;
 
 static CudaFunctions *cu;
 static int noise = 24;
@@ -75,27 +100,97 @@ static uint32_t ref_diff(const uint8_t *c, uint8_t *r, uint32_t size, int thr,
     return n;
 }
 
+/* Milliseconds of one replay of what record() queues, captured as a graph. */
+template <typename F>
+static float graph_ms(CUstream st, F record)
+{
+    Graph g;
+    GraphExec e;
+    CUevent e0, e1;
+    float ms;
+
+    CK(gr.begin(st, CAPTURE_MODE_RELAXED));
+    record();
+    CK(gr.end(st, &g));
+    CK(gr.instantiate(&e, g, 0));
+    CK(cu->cuEventCreate(&e0, 0));
+    CK(cu->cuEventCreate(&e1, 0));
+    CK(gr.launch(e, st));                   /* warm-up */
+    CK(cu->cuEventRecord(e0, st));
+    CK(gr.launch(e, st));
+    CK(cu->cuEventRecord(e1, st));
+    CK(cu->cuStreamSynchronize(st));
+    CK(event_elapsed(&ms, e0, e1));
+    CK(cu->cuEventDestroy(e0));
+    CK(cu->cuEventDestroy(e1));
+    CK(gr.exec_destroy(e));
+    CK(gr.destroy(g));
+    return ms;
+}
+
+/*
+ * Peer for one size: a device copy moving the same bytes (read + written) as
+ * a frame. Gives the per-copy time with an event between copies, and the
+ * per-copy time in a graph.
+ */
+static void copy_peer(CUstream st, double bytes, double *launch_us, double *graph_us)
+{
+    enum { REPS = 20 };
+    size_t n = ((size_t)(bytes / 2) + 255) / 256 * 256;
+    CUdeviceptr a, b;
+    CUevent ev[REPS + 1];
+    float ms;
+    int i;
+
+    CK(cu->cuMemAlloc(&a, n));
+    CK(cu->cuMemAlloc(&b, n));
+    CK(cu->cuMemsetD8Async(a, 3, n, st));
+    for (i = 0; i <= REPS; i++)
+        CK(cu->cuEventCreate(&ev[i], 0));
+    for (i = 0; i < 3; i++)
+        CK(cu->cuMemcpyDtoDAsync(b, a, n, st));
+    for (i = 0; i < REPS; i++) {
+        CK(cu->cuEventRecord(ev[i], st));
+        CK(cu->cuMemcpyDtoDAsync(b, a, n, st));
+    }
+    CK(cu->cuEventRecord(ev[REPS], st));
+    CK(cu->cuStreamSynchronize(st));
+    CK(event_elapsed(&ms, ev[0], ev[REPS]));
+    *launch_us = ms * 1e3 / REPS;
+    *graph_us  = graph_ms(st, [&] {
+        for (int k = 0; k < REPS; k++)
+            CK(cu->cuMemcpyDtoDAsync(b, a, n, st));
+    }) * 1e3 / REPS;
+    for (i = 0; i <= REPS; i++)
+        CK(cu->cuEventDestroy(ev[i]));
+    CK(cu->cuMemFree(a));
+    CK(cu->cuMemFree(b));
+}
+
 static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
                   int w, int h, int nb_frames, double copy_gbs)
 {
-    enum { NB_SRC = 4 };
+    enum { NB_SRC = 4, WARM = 3 };
+    const int total = nb_frames + WARM;
     CudaDiffParams p;
     int width[4], height[4], pitch[4];
     size_t plane_off[4], pitched = 0;
     uint32_t size = 0, nb_vecs = 0, off[4];
-    CUdeviceptr src[NB_SRC], dst, recv, status, dcount, list;
-    uint8_t *host[NB_SRC], *pk, *ref_r, *hbuf;
+    CUdeviceptr src[NB_SRC], dst[2], recv, status, dcount, list;
+    uint8_t *host[NB_SRC], *pk, *ref_r;
     uint32_t *ref_pos, *gpu_pos, count;
     int16_t *ref_delta, *gpu_delta;
-    CUevent e0, e1;
-    double sum_ms = 0, min_ms = 1e9, sum_bytes = 0;
+    std::vector<uint32_t> counts(total);
+    std::vector<CUevent> ev(nb_frames + 1);
+    double sum_ms = 0, min_ms = 1e9, frame_bytes = 0, all_bytes = 0;
+    double mean_ms, gbs, graph_frame_ms, graph_gbs, peer_launch_us, peer_graph_us;
     uint32_t seed = 1234, total_sent = 0;
     int i, k, fr;
 
     if (only) {
         char want[64];
         snprintf(want, sizeof(want), "%s:%d", f->name, h);
-        if (strcmp(want, only))
+        if (!strstr(only, want))
             return;
     }
     for (i = 0; i < f->nb_planes; i++) {
@@ -121,13 +216,13 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
         CK(cu->cuMemAlloc(&src[k], pitched));
         CK(cu->cuMemcpyHtoD(src[k], host[k], pitched));
     }
-    CK(cu->cuMemAlloc(&dst, pitched));
+    CK(cu->cuMemAlloc(&dst[0], pitched));
+    CK(cu->cuMemAlloc(&dst[1], pitched));
     CK(cu->cuMemAlloc(&recv, pitched));
+    CK(cu->cuMemsetD8Async(recv, 0, pitched, st));
     memset(&p, 0, sizeof(p));
     for (i = 0; i < f->nb_planes; i++) {
         CudaDiffPlane *pl = &p.plane[i];
-        pl->dst = dst + plane_off[i];
-        pl->recv = recv + plane_off[i];
         pl->src_pitch = pl->dst_pitch = pl->recv_pitch = pitch[i];
         pl->width = width[i];
         pl->height = height[i];
@@ -141,6 +236,7 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     p.nb_tiles  = (nb_vecs + CUDADIFF_TILE_VECS - 1) / CUDADIFF_TILE_VECS;
     p.threshold = 20;
     CK(cu->cuMemAlloc(&status, (size_t)p.nb_tiles * 8));
+    CK(cu->cuMemsetD8Async(status, 0, (size_t)p.nb_tiles * 8, st));
     CK(cu->cuMemAlloc(&dcount, 4));
     CK(cu->cuMemAlloc(&list, (size_t)size * 6 + 256));
     p.tile_status = status;
@@ -154,25 +250,27 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     ref_delta = (std::remove_reference<decltype(ref_delta)>::type)malloc(size * 2);
     gpu_pos   = (std::remove_reference<decltype(gpu_pos)>::type)malloc(size * 4);
     gpu_delta = (std::remove_reference<decltype(gpu_delta)>::type)malloc(size * 2);
-    hbuf      = NULL;
-    (void)hbuf;
-    CK(cu->cuEventCreate(&e0, 0));
-    CK(cu->cuEventCreate(&e1, 0));
+
+    /* Frame fr of a sequence: source fr % NB_SRC, output into dst[fr & 1],
+     * R the previous output (all zero before the first frame), as the
+     * filter runs recon mode. */
+    auto launch = [&](CUfunction fn, int fr, uint32_t epoch) {
+        void *args[] = { &p };
+        for (i = 0; i < f->nb_planes; i++) {
+            p.plane[i].src  = src[fr % NB_SRC] + plane_off[i];
+            p.plane[i].dst  = dst[fr & 1] + plane_off[i];
+            p.plane[i].recv = (fr ? dst[(fr - 1) & 1] : recv) + plane_off[i];
+        }
+        p.epoch = epoch;
+        CK(cu->cuLaunchKernel(fn, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1, 0, st, args, NULL));
+    };
 
     /* Both kernels, 3 frames each, against the CPU reference. */
     for (int kern = 0; kern < 2; kern++) {
-        CK(cu->cuMemsetD8Async(recv, 0, pitched, st));
-        CK(cu->cuMemsetD8Async(status, 0, (size_t)p.nb_tiles * 8, st));
-        CK(cu->cuMemsetD8Async(dcount, 0, 4, st));
         memset(ref_r, 0, size);
         for (fr = 0; fr < 3; fr++) {
-            void *args[] = { &p };
             uint32_t n;
-            for (i = 0; i < f->nb_planes; i++)
-                p.plane[i].src = src[fr % NB_SRC] + plane_off[i];
-            p.epoch = 100 * kern + fr + 1;
-            CK(cu->cuLaunchKernel(kern ? fu : fa, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1,
-                                  0, st, args, NULL));
+            launch(kern ? fu : fa, fr, 100 * kern + fr + 1);
             CK(cu->cuMemcpyDtoHAsync(&count, dcount, 4, st));
             CK(cu->cuStreamSynchronize(st));
             for (i = 0; i < f->nb_planes; i++)
@@ -180,51 +278,46 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
                     memcpy(pk + off[i] + (size_t)y * width[i],
                            host[fr % NB_SRC] + plane_off[i] + (size_t)y * pitch[i], width[i]);
             n = ref_diff(pk, ref_r, size, p.threshold, ref_pos, ref_delta);
-            CK(cu->cuMemcpyDtoH(gpu_pos, p.list_pos, (size_t)count * 4));
-            CK(cu->cuMemcpyDtoH(gpu_delta, p.list_delta, (size_t)count * 2));
-            if (n != count || memcmp(ref_pos, gpu_pos, (size_t)n * 4) ||
-                memcmp(ref_delta, gpu_delta, (size_t)n * 2)) {
+            if (n != count) {
                 printf("MISMATCH %s %dx%d %s kernel frame %d: %u vs %u entries\n",
                        f->name, w, h, kern ? "unaligned" : "aligned", fr, count, n);
+                exit(1);
+            }
+            CK(cu->cuMemcpyDtoH(gpu_pos, p.list_pos, (size_t)count * 4));
+            CK(cu->cuMemcpyDtoH(gpu_delta, p.list_delta, (size_t)count * 2));
+            if (memcmp(ref_pos, gpu_pos, (size_t)n * 4) ||
+                memcmp(ref_delta, gpu_delta, (size_t)n * 2)) {
+                printf("MISMATCH %s %dx%d %s kernel frame %d: lists differ\n",
+                       f->name, w, h, kern ? "unaligned" : "aligned", fr);
                 exit(1);
             }
         }
     }
 
-    /*
-     * Timed run: fresh R, then nb_frames frames cycling through the sources,
-     * launched back to back with an event between frames, so that the host's
-     * launch overhead stays out of the kernel times. The sent counts are
-     * taken from an untimed pass over the same frames (the same R sequence,
-     * so the same counts); 3 warm-up frames come first in both.
-     */
-    std::vector<CUevent> ev(nb_frames + 1);
+    /* The sent counts of the sequence, frame by frame. Bytes that must move:
+     * C and R read, the output (which is the new R) and the list (6 B an
+     * entry) written. */
+    for (fr = 0; fr < total; fr++) {
+        launch(fa, fr, 1000 + fr);
+        CK(cu->cuMemcpyDtoHAsync(&counts[fr], dcount, 4, st));
+        CK(cu->cuStreamSynchronize(st));
+        all_bytes += 3.0 * size + 6.0 * counts[fr];
+        if (fr >= WARM) {   /* the first frame sends nearly everything */
+            frame_bytes += 3.0 * size + 6.0 * counts[fr];
+            total_sent  += counts[fr];
+        }
+    }
+
+    /* Launched back to back, an event between frames: per-frame times. */
     for (auto &e : ev)
         CK(cu->cuEventCreate(&e, 0));
-    for (int pass = 0; pass < 2; pass++) {
-        CK(cu->cuMemsetD8Async(recv, 0, pitched, st));
-        for (fr = 0; fr < nb_frames + 3; fr++) {
-            void *args[] = { &p };
-            for (i = 0; i < f->nb_planes; i++)
-                p.plane[i].src = src[fr % NB_SRC] + plane_off[i];
-            p.epoch = 1000 + 2 * fr + pass;
-            if (fr >= 3)
-                CK(cu->cuEventRecord(ev[fr - 3], st));
-            CK(cu->cuLaunchKernel(fa, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1, 0, st, args, NULL));
-            if (pass == 0) {
-                CK(cu->cuMemcpyDtoHAsync(&count, dcount, 4, st));
-                CK(cu->cuStreamSynchronize(st));
-                if (fr < 3)
-                    continue; /* the first frame sends nearly everything */
-                /* Bytes that must move: read C and R, write the output and
-                 * the list (6 B an entry), update R where sent (1 B an entry). */
-                sum_bytes += 3.0 * size + 7.0 * count;
-                total_sent += count;
-            }
-        }
-        CK(cu->cuEventRecord(ev[nb_frames], st));
-        CK(cu->cuStreamSynchronize(st));
+    for (fr = 0; fr < total; fr++) {
+        if (fr >= WARM)
+            CK(cu->cuEventRecord(ev[fr - WARM], st));
+        launch(fa, fr, 2000 + fr);
     }
+    CK(cu->cuEventRecord(ev[nb_frames], st));
+    CK(cu->cuStreamSynchronize(st));
     for (fr = 0; fr < nb_frames; fr++) {
         float ms;
         CK(event_elapsed(&ms, ev[fr], ev[fr + 1]));
@@ -234,26 +327,44 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     }
     for (auto &e : ev)
         CK(cu->cuEventDestroy(e));
-    {
-        double mean_ms = sum_ms / nb_frames;
-        double gbs = sum_bytes / (sum_ms * 1e-3) / 1e9;
-        printf("%-8s %5dx%-5d %9u B  sent %5.1f%%  kernel mean %7.1f us  min %7.1f us  "
-               "%7.1f GB/s  %5.1f%% of copy\n",
-               f->name, w, h, size, 100.0 * total_sent / nb_frames / size,
-               mean_ms * 1e3, min_ms * 1e3, gbs, 100.0 * gbs / copy_gbs);
+
+    /* The whole sequence from a graph (epochs differ from frame to frame,
+     * also from the last frame of one replay to the first of the next). */
+    graph_frame_ms = graph_ms(st, [&] {
+        for (int q = 0; q < total; q++)
+            launch(fa, q, 3000 + q);
+    }) / total;
+
+    CK(cu->cuMemcpyDtoHAsync(&count, dcount, 4, st));
+    CK(cu->cuStreamSynchronize(st));
+    if (count != counts[total - 1]) {
+        printf("MISMATCH %s %dx%d: the graph's last frame sent %u, not %u\n",
+               f->name, w, h, count, counts[total - 1]);
+        exit(1);
     }
+
+    mean_ms   = sum_ms / nb_frames;
+    gbs       = frame_bytes / (sum_ms * 1e-3) / 1e9;
+    graph_gbs = all_bytes / (graph_frame_ms * total * 1e-3) / 1e9;
+    copy_peer(st, frame_bytes / nb_frames, &peer_launch_us, &peer_graph_us);
+    printf("%-8s %5dx%-5d %9u B  sent %5.1f%%  launched: %6.1f us (min %6.1f) %7.1f GB/s %5.1f%%"
+           "  graph: %6.1f us %7.1f GB/s %5.1f%%  same-bytes copy: %6.1f us %5.1f%%, graph %6.1f us %5.1f%%\n",
+           f->name, w, h, size, 100.0 * total_sent / nb_frames / size,
+           mean_ms * 1e3, min_ms * 1e3, gbs, 100.0 * gbs / copy_gbs,
+           graph_frame_ms * 1e3, graph_gbs, 100.0 * graph_gbs / copy_gbs,
+           peer_launch_us, 100.0 * frame_bytes / nb_frames / (peer_launch_us * 1e3) / copy_gbs,
+           peer_graph_us, 100.0 * frame_bytes / nb_frames / (peer_graph_us * 1e3) / copy_gbs);
 
     for (k = 0; k < NB_SRC; k++) {
         CK(cu->cuMemFree(src[k]));
         free(host[k]);
     }
-    CK(cu->cuMemFree(dst));
+    CK(cu->cuMemFree(dst[0]));
+    CK(cu->cuMemFree(dst[1]));
     CK(cu->cuMemFree(recv));
     CK(cu->cuMemFree(status));
     CK(cu->cuMemFree(dcount));
     CK(cu->cuMemFree(list));
-    CK(cu->cuEventDestroy(e0));
-    CK(cu->cuEventDestroy(e1));
     free(pk); free(ref_r); free(ref_pos); free(ref_delta); free(gpu_pos); free(gpu_delta);
 }
 
@@ -301,7 +412,7 @@ int main(int argc, char **argv)
     void *lib;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: %s cudadiff.ptx [frames] [noise] [format:height]\n", argv[0]);
+        fprintf(stderr, "usage: %s cudadiff.ptx [frames] [noise] [format:height[,...]]\n", argv[0]);
         return 2;
     }
     if (argc > 3)
@@ -335,6 +446,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuEventElapsedTime not found\n");
         return 1;
     }
+    gr.begin        = (tcuStreamBeginCapture *)dlsym(lib, "cuStreamBeginCapture_v2");
+    gr.end          = (tcuStreamEndCapture *)dlsym(lib, "cuStreamEndCapture");
+    gr.instantiate  = (tcuGraphInstantiate *)dlsym(lib, "cuGraphInstantiateWithFlags");
+    gr.launch       = (tcuGraphLaunch *)dlsym(lib, "cuGraphLaunch");
+    gr.exec_destroy = (tcuGraphExecDestroy *)dlsym(lib, "cuGraphExecDestroy");
+    gr.destroy      = (tcuGraphDestroy *)dlsym(lib, "cuGraphDestroy");
+    if (!gr.begin || !gr.end || !gr.instantiate || !gr.launch ||
+        !gr.exec_destroy || !gr.destroy) {
+        fprintf(stderr, "the driver has no CUDA graph functions\n");
+        return 1;
+    }
     CK(cu->cuInit(0));
     CK(cu->cuDeviceGet(&dev, 0));
     CK(cu->cuDeviceGetName(name, sizeof(name), dev));
@@ -348,8 +470,8 @@ int main(int argc, char **argv)
     printf("device: %s\n", name);
     printf("cuMemcpyDtoD, 256 MiB: %.1f GB/s (bytes read + written)\n", copy_gbs);
     printf("threshold 20, noise +-%d, mode recon, %d timed frames; GB/s counts C and R "
-           "read, output written, the list (6 B/entry) and R updated (1 B/entry)\n",
-           noise, nb_frames);
+           "read, the output (the new R) and the list (6 B/entry) written; %% of the "
+           "256 MiB copy\n", noise, nb_frames);
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
         for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++)
             bench(fa, fu, st, &formats[f], sizes[s][0], sizes[s][1], nb_frames, copy_gbs);
