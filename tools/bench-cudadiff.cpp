@@ -129,14 +129,12 @@ static float graph_ms(CUstream st, F record)
 }
 
 /*
- * Peer for one size: a device copy moving the same bytes (read + written) as
- * a frame. Gives the per-copy time with an event between copies, and the
- * per-copy time in a graph.
+ * Device copies of n bytes (cuMemcpyDtoD): microseconds per copy with an
+ * event between copies, and per copy replayed from a graph.
  */
-static void copy_peer(CUstream st, double bytes, double *launch_us, double *graph_us)
+static void time_copy(CUstream st, size_t n, double *launch_us, double *graph_us)
 {
     enum { REPS = 20 };
-    size_t n = ((size_t)(bytes / 2) + 255) / 256 * 256;
     CUdeviceptr a, b;
     CUevent ev[REPS + 1];
     float ms;
@@ -183,7 +181,7 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     std::vector<uint32_t> counts(total);
     std::vector<CUevent> ev(nb_frames + 1);
     double sum_ms = 0, min_ms = 1e9, frame_bytes = 0, all_bytes = 0;
-    double mean_ms, gbs, graph_frame_ms, graph_gbs, peer_launch_us, peer_graph_us;
+    double mean_ms, gbs, graph_frame_ms, graph_gbs, peer_bytes, peer_launch_us, peer_graph_us;
     uint32_t seed = 1234, total_sent = 0;
     int i, k, fr;
 
@@ -346,14 +344,16 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     mean_ms   = sum_ms / nb_frames;
     gbs       = frame_bytes / (sum_ms * 1e-3) / 1e9;
     graph_gbs = all_bytes / (graph_frame_ms * total * 1e-3) / 1e9;
-    copy_peer(st, frame_bytes / nb_frames, &peer_launch_us, &peer_graph_us);
+    /* the peer: a copy moving as many bytes (read + written) as a frame */
+    peer_bytes = 2.0 * ALIGN((size_t)(frame_bytes / nb_frames / 2), 256);
+    time_copy(st, (size_t)peer_bytes / 2, &peer_launch_us, &peer_graph_us);
     printf("%-8s %5dx%-5d %9u B  sent %5.1f%%  launched: %6.1f us (min %6.1f) %7.1f GB/s %5.1f%%"
            "  graph: %6.1f us %7.1f GB/s %5.1f%%  same-bytes copy: %6.1f us %5.1f%%, graph %6.1f us %5.1f%%\n",
            f->name, w, h, size, 100.0 * total_sent / nb_frames / size,
            mean_ms * 1e3, min_ms * 1e3, gbs, 100.0 * gbs / copy_gbs,
            graph_frame_ms * 1e3, graph_gbs, 100.0 * graph_gbs / copy_gbs,
-           peer_launch_us, 100.0 * frame_bytes / nb_frames / (peer_launch_us * 1e3) / copy_gbs,
-           peer_graph_us, 100.0 * frame_bytes / nb_frames / (peer_graph_us * 1e3) / copy_gbs);
+           peer_launch_us, 100.0 * peer_bytes / (peer_launch_us * 1e3) / copy_gbs,
+           peer_graph_us, 100.0 * peer_bytes / (peer_graph_us * 1e3) / copy_gbs);
 
     for (k = 0; k < NB_SRC; k++) {
         CK(cu->cuMemFree(src[k]));
@@ -368,31 +368,12 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     free(pk); free(ref_r); free(ref_pos); free(ref_delta); free(gpu_pos); free(gpu_delta);
 }
 
+/* GB/s of a copy of bytes, counting bytes read plus bytes written. */
 static double copy_bandwidth(CUstream st, size_t bytes)
 {
-    CUdeviceptr a, b;
-    CUevent e0, e1;
-    float ms;
-    int i, reps = 20;
-
-    CK(cu->cuMemAlloc(&a, bytes));
-    CK(cu->cuMemAlloc(&b, bytes));
-    CK(cu->cuMemsetD8Async(a, 1, bytes, st));
-    CK(cu->cuEventCreate(&e0, 0));
-    CK(cu->cuEventCreate(&e1, 0));
-    CK(cu->cuMemcpyDtoDAsync(b, a, bytes, st));
-    CK(cu->cuEventRecord(e0, st));
-    for (i = 0; i < reps; i++)
-        CK(cu->cuMemcpyDtoDAsync(b, a, bytes, st));
-    CK(cu->cuEventRecord(e1, st));
-    CK(cu->cuStreamSynchronize(st));
-    CK(event_elapsed(&ms, e0, e1));
-    CK(cu->cuMemFree(a));
-    CK(cu->cuMemFree(b));
-    CK(cu->cuEventDestroy(e0));
-    CK(cu->cuEventDestroy(e1));
-    /* Bytes read plus bytes written. */
-    return 2.0 * bytes * reps / (ms * 1e-3) / 1e9;
+    double launch_us, graph_us;
+    time_copy(st, bytes, &launch_us, &graph_us);
+    return 2.0 * bytes / (launch_us * 1e3);
 }
 
 int main(int argc, char **argv)
