@@ -1,27 +1,73 @@
 # Codec63 and CUDA filters for FFmpeg: top-level build.
 #
-#   make            fetch, patch, configure and build build/ffmpeg, build/ffprobe
-#   make run        the above, then encode a built-in clip and report
-#   make check      all CPU tests (FATE)
-#   make check-gpu  all GPU tests (skips, saying so, without a CUDA device)
-#   make bench      the benchmark
-#   make clean      remove objects, keep source and configuration
-#   make distclean  remove everything under build/
+#   make                fetch, patch, configure and build build/ffmpeg, build/ffprobe
+#   make run            the above, then encode a built-in clip and report
+#   make check          all CPU tests (FATE), the CUDA code compiled, the
+#                       installed libraries tested through the API example
+#   make check-gpu      all GPU tests (skips, saying so, without a CUDA device)
+#   make bench          the benchmark
+#   make install PREFIX=DIR
+#                       programs, shared libraries, headers, pkg-config files
+#                       and manual pages into DIR (default /usr/local)
+#   make clean          remove objects, keep source and configuration
+#   make distclean      remove everything under build/
+#
+#   CUDA_COMPILER=clang (default) builds the kernels with clang: a free build.
+#   CUDA_COMPILER=nvcc  builds them with NVIDIA's nvcc, which FFmpeg allows
+#                       only with --enable-nonfree: such binaries may not be
+#                       redistributed.
 
-FFMPEG_VERSION     := 5.1.9
-FFMPEG_SHA256      := d9b593bb2ba93d4b50f74177e0cdcd41747e708596367deed0c30348a71dd176
-FFMPEG_DEB_VERSION := 7:5.1.9-0+deb12u1
+FFMPEG_VERSION     := 9.0.2
+FFMPEG_SHA256      := 8c3850283eb25fa026482078a04051e0be17347b09ef81a0849bec15a96e002e
+FFMPEG_URL         := https://ffmpeg.org/releases/ffmpeg-$(FFMPEG_VERSION).tar.xz
+NVHEADERS_VERSION  := 12.1.14.0
+NVHEADERS_SHA256   := 0ca1a0c85b149646fa6ce4d600584507fdccf5a23d58e668d8701e89cee0c3fb
 
 TOP    := $(abspath .)
 BUILD  := $(TOP)/build
 SRC    := $(BUILD)/ffmpeg-$(FFMPEG_VERSION)
 OBJ    := $(BUILD)/obj
+SHARED := $(BUILD)/shared
+PREFIX ?= /usr/local
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
-NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-# CUDA 13 no longer accepts FFmpeg 5.1's default (sm_30); compute_75 PTX is
-# the oldest it emits and is JIT-compiled by the driver for newer GPUs.
-NVCCFLAGS ?= -gencode arch=compute_75,code=compute_75 -O2 -Wno-deprecated-gpu-targets
+FFMPEG_TARBALL_OUT    := $(BUILD)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz
+NVHEADERS_TARBALL_OUT := $(BUILD)/nv-codec-headers_$(NVHEADERS_VERSION).orig.tar.xz
+
+# ------------------------------------------------------------ CUDA kernels ---
+
+# Kernels are built to PTX for compute capability 7.5 and compiled for the
+# actual GPU by the driver. Floating-point contraction is off: the c63
+# transform must round each product and sum separately (docs/c63.md).
+CUDA_COMPILER ?= clang
+ifeq ($(CUDA_COMPILER),nvcc)
+NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+NVCCFLAGS ?= -gencode arch=compute_75,code=compute_75 -O2 -fmad=false -Wno-deprecated-gpu-targets
+CUDA_FLAGS := --enable-cuda-nvcc --enable-nonfree
+else ifeq ($(CUDA_COMPILER),clang)
+NVCC      ?= $(shell for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do \
+                 command -v $$c 2>/dev/null && break; done)
+NVCCFLAGS ?= --cuda-gpu-arch=sm_75 -O2 -ffp-contract=off -Wno-unknown-cuda-version
+CUDA_FLAGS := --enable-cuda-llvm
+else
+$(error CUDA_COMPILER must be clang or nvcc, not $(CUDA_COMPILER))
+endif
+
+# ------------------------------------------------------- nv-codec-headers ---
+
+# FFmpeg 9.0 needs nv-codec-headers 12.1.14.0 (or 12.0.16.1+, 11.1.5.3+).
+# The system's copy is used when it is new enough; otherwise the pinned
+# headers are installed into build/nv-codec-headers and found through
+# PKG_CONFIG_PATH. The system's copy is never touched.
+NVHEADERS_OK := $(shell pkg-config --exists 'ffnvcodec >= 12.1.14.0' 2>/dev/null && echo system)
+ifeq ($(NVHEADERS_OK),system)
+NVHEADERS_STAMP :=
+CONFIGURE_ENV   :=
+else
+NVHEADERS_DIR   := $(BUILD)/nv-codec-headers
+NVHEADERS_STAMP := $(NVHEADERS_DIR)/.installed
+CONFIGURE_ENV   := PKG_CONFIG_PATH=$(NVHEADERS_DIR)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
+endif
 
 PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 
@@ -34,7 +80,7 @@ LINKS := libavcodec/c63:libavcodec_c63 \
          tests/c63:tests
 
 COMPONENTS := \
-    --enable-protocol=file,pipe \
+    --enable-protocol=file,pipe,fd \
     --enable-indev=lavfi \
     --enable-demuxer=c63,rawvideo,yuv4mpegpipe,matroska,nut,avi,mov,h264,hevc,m4v,mjpeg,image2,image2pipe \
     --enable-muxer=c63,rawvideo,yuv4mpegpipe,matroska,nut,avi,mov,mp4,h264,framecrc,framemd5,framehash,md5,hash,null,image2 \
@@ -48,44 +94,77 @@ COMPONENTS := \
     --enable-filter=cudadiff,framediff,framediffapply \
     --enable-filter=aformat,anull,atrim,aresample
 
-CONFIGURE_FLAGS := \
-    --disable-shared --enable-static --disable-autodetect --disable-everything \
-    --disable-doc --disable-ffplay --enable-pthreads --enable-zlib --enable-gpl \
-    --enable-nonfree --enable-ffnvcodec --enable-cuda --enable-cuda-nvcc \
-    --enable-nvdec --enable-cuvid \
-    --nvcc='$(NVCC)' --nvccflags='$(NVCCFLAGS)' \
-    --samples=$(BUILD)/fate-suite \
+COMMON_FLAGS := \
+    --disable-autodetect --disable-everything \
+    --enable-pthreads --enable-zlib --enable-gpl \
+    --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid \
+    $(CUDA_FLAGS) --nvcc='$(NVCC)' --nvccflags='$(NVCCFLAGS)' \
     $(COMPONENTS)
 
-.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda gpu-bundle bench clean distclean FORCE
+# build/obj: static programs for the tests, the GPU bundle and the benchmark.
+CONFIGURE_FLAGS := $(COMMON_FLAGS) \
+    --disable-shared --enable-static --disable-doc --disable-ffplay \
+    --samples=$(BUILD)/fate-suite
+
+# build/shared: what make install installs. ffplay where SDL2 is available.
+HAVE_SDL2 := $(shell pkg-config --exists sdl2 2>/dev/null && echo yes)
+SHARED_FLAGS := $(COMMON_FLAGS) \
+    --enable-shared --disable-static --enable-rpath --prefix='$(PREFIX)' \
+    $(if $(HAVE_SDL2),--enable-sdl2 --enable-ffplay,--disable-ffplay)
+
+.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda \
+        install gpu-bundle bench clean distclean FORCE
 
 all: build
 
+# What the build needs from the distribution's packages is checked (and,
+# as root, installed) before anything else, so that the tools found below
+# are the ones the build will use.
+NODEPS_GOALS := clean distclean deps
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+DEPS_STATUS := $(shell CUDA_COMPILER=$(CUDA_COMPILER) sh tools/install-deps.sh >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error missing build dependencies (see above))
+endif
+endif
+
 deps:
-	@sh tools/install-deps.sh
+	@CUDA_COMPILER=$(CUDA_COMPILER) sh tools/install-deps.sh
 
 # ---------------------------------------------------------------- source ---
+
+$(FFMPEG_TARBALL_OUT):
+	@TARBALL='$(FFMPEG_TARBALL)' sh tools/fetch-source.sh $@ $(FFMPEG_SHA256) \
+	    ffmpeg $(FFMPEG_VERSION) $(FFMPEG_URL)
+
+# nv-codec-headers publishes no checksummed release tarball of its own, so
+# only a given file, an earlier fetch or Debian's .orig tarball are used.
+$(NVHEADERS_TARBALL_OUT):
+	@TARBALL='$(NVHEADERS_TARBALL)' sh tools/fetch-source.sh $@ $(NVHEADERS_SHA256) \
+	    nv-codec-headers $(NVHEADERS_VERSION)
+
+$(NVHEADERS_DIR)/.installed: $(NVHEADERS_TARBALL_OUT)
+	rm -rf $(NVHEADERS_DIR) $(BUILD)/nv-codec-headers-src
+	mkdir -p $(BUILD)/nv-codec-headers-src
+	tar -xJf $< -C $(BUILD)/nv-codec-headers-src --strip-components=1
+	$(MAKE) -s -C $(BUILD)/nv-codec-headers-src PREFIX=$(NVHEADERS_DIR) install
+	rm -rf $(BUILD)/nv-codec-headers-src
+	@touch $@
+
+fetch: $(if $(FFMPEG_SRC),,$(FFMPEG_TARBALL_OUT)) $(NVHEADERS_STAMP)
 
 # The source tree is prepared once per set of patches: unpacked from the
 # pinned tarball (or copied from FFMPEG_SRC), patched, and our folders linked
 # in. Re-preparing keeps the tarball's timestamps, so only patched files and
 # what depends on them are rebuilt.
-$(BUILD)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz:
-	@BUILD=$(BUILD) FFMPEG_VERSION=$(FFMPEG_VERSION) FFMPEG_SHA256=$(FFMPEG_SHA256) \
-	 FFMPEG_DEB_VERSION=$(FFMPEG_DEB_VERSION) FFMPEG_TARBALL='$(FFMPEG_TARBALL)' \
-	 sh tools/fetch-ffmpeg.sh
-
-fetch: $(if $(FFMPEG_SRC),,$(BUILD)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz)
-
 $(BUILD)/.prepared: $(PATCHES) | fetch
-	@sh tools/install-deps.sh
 	rm -rf $(SRC).new && mkdir -p $(SRC).new
 ifdef FFMPEG_SRC
 	@grep -qx '$(FFMPEG_VERSION)' '$(FFMPEG_SRC)/RELEASE' || \
 	    { echo "error: $(FFMPEG_SRC) is not FFmpeg $(FFMPEG_VERSION) (see its RELEASE file)"; exit 1; }
 	cp -pR '$(FFMPEG_SRC)/.' $(SRC).new/
 else
-	tar -xJf $(BUILD)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz -C $(SRC).new --strip-components=1
+	tar -xJf $(FFMPEG_TARBALL_OUT) -C $(SRC).new --strip-components=1
 endif
 	@for p in $(PATCHES); do \
 	    echo "patch: $$(basename $$p)"; \
@@ -102,44 +181,65 @@ prepare: $(BUILD)/.prepared
 
 # ------------------------------------------------------------- configure ---
 
-CONFIG_STAMP := $(OBJ)/.configured
-CONFIG_FLAGS_FILE := $(OBJ)/.configure-flags
+$(OBJ)/.configure-flags $(SHARED)/.configure-flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(if $(filter $(OBJ)/%,$@),$(CONFIGURE_FLAGS),$(SHARED_FLAGS)) $(CONFIGURE_ENV)' | \
+	    cmp -s - $@ || echo '$(if $(filter $(OBJ)/%,$@),$(CONFIGURE_FLAGS),$(SHARED_FLAGS)) $(CONFIGURE_ENV)' > $@
 
-$(CONFIG_FLAGS_FILE): FORCE
+$(OBJ)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(OBJ)/.configure-flags
 	@mkdir -p $(OBJ)
-	@echo '$(CONFIGURE_FLAGS)' | cmp -s - $@ || echo '$(CONFIGURE_FLAGS)' > $@
-
-$(CONFIG_STAMP): $(BUILD)/.prepared $(CONFIG_FLAGS_FILE)
-	@mkdir -p $(OBJ)
-	cd $(OBJ) && $(SRC)/configure $(CONFIGURE_FLAGS) > configure.log 2>&1 || \
+	cd $(OBJ) && $(CONFIGURE_ENV) $(SRC)/configure $(CONFIGURE_FLAGS) > configure.log 2>&1 || \
 	    { tail -n 30 $(OBJ)/configure.log; tail -n 40 $(OBJ)/ffbuild/config.log; exit 1; }
 	@touch $@
 
-configure: $(CONFIG_STAMP)
+$(SHARED)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(SHARED)/.configure-flags
+	@mkdir -p $(SHARED)
+	cd $(SHARED) && $(CONFIGURE_ENV) $(SRC)/configure $(SHARED_FLAGS) > configure.log 2>&1 || \
+	    { tail -n 30 $(SHARED)/configure.log; tail -n 40 $(SHARED)/ffbuild/config.log; exit 1; }
+	@touch $@
+
+configure: $(OBJ)/.configured
 
 # ----------------------------------------------------------------- build ---
 
-build: $(CONFIG_STAMP)
+build: $(OBJ)/.configured
 	+$(MAKE) -C $(OBJ) -j$(JOBS) ffmpeg ffprobe
 	@for p in ffmpeg ffprobe; do cmp -s $(OBJ)/$$p $(BUILD)/$$p || \
 	    { cp $(OBJ)/$$p $(BUILD)/$$p.tmp && mv -f $(BUILD)/$$p.tmp $(BUILD)/$$p; } || exit 1; done
 	@echo "built: build/ffmpeg build/ffprobe"
 
+# make install: the shared-library build, configured for PREFIX.
+install: $(SHARED)/.configured
+	+$(MAKE) -C $(SHARED) -j$(JOBS)
+	+$(MAKE) -C $(SHARED) install
+	@echo "installed into $(PREFIX)"
+
 # ------------------------------------------------------------------ tests ---
 
-# Runs every CPU test, then prints each failure and "N passed, N failed".
+# Runs every CPU test, installs the shared libraries into build/inst and
+# checks them through the API example, then prints each failure and
+# "N passed, N failed".
+LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
+
 check: build checkcuda
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
-	@sh tests/summary.sh $(OBJ) $$($(MAKE) -s --no-print-directory -C $(OBJ) fate-c63-list)
+	@echo "check: installing the shared libraries into build/inst (log: build/install.log)"
+	+@$(MAKE) --no-print-directory install PREFIX=$(BUILD)/inst > $(BUILD)/install.log 2>&1 || \
+	    { tail -n 40 $(BUILD)/install.log; exit 1; }
+	@sh tests/check.sh $(OBJ) $(BUILD) $(BUILD)/inst $(LICENSE) \
+	    $$($(MAKE) -s --no-print-directory -C $(OBJ) fate-c63-list)
 
 check-gpu: build checkcuda
 	@sh tests/check-gpu.sh $(BUILD) $(OBJ) $(JOBS)
 
 # build/gpu: binaries and GPU tests for a machine with a GPU but no build
 # tree (see tools/gpu-bundle.sh); run there with sh build/gpu/run.sh.
+# GPU_BUNDLE names another folder under build/, e.g. for an nvcc build.
+GPU_BUNDLE ?= gpu
+
 gpu-bundle: build checkcuda
-	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(SRC)
+	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
 # checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
@@ -147,10 +247,12 @@ gpu-bundle: build checkcuda
 CHECKCUDA_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
 checkcuda: build
-	+@$(MAKE) --no-print-directory $(BUILD)/checkcuda
+	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda
+	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(BUILD)/checkcuda: tests/checkcuda.cpp $(CHECKCUDA_LIBS)
-	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKCUDA_LIBS) \
+$(OBJ)/checkcuda: tests/checkcuda.cpp $(CHECKCUDA_LIBS)
+	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
+	    -o $@ $< $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
 
 bench: build
@@ -163,6 +265,7 @@ run: build
 
 clean:
 	-[ -f $(OBJ)/Makefile ] && $(MAKE) -C $(OBJ) clean
+	-[ -f $(SHARED)/Makefile ] && $(MAKE) -C $(SHARED) clean
 	rm -f $(BUILD)/ffmpeg $(BUILD)/ffprobe $(BUILD)/checkcuda
 
 distclean:

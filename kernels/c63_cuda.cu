@@ -35,11 +35,15 @@
  * nothing may be fused into an FMA. Double operations use the _rn
  * intrinsics for the same reason.
  *
+ * Built by FFmpeg with clang (--enable-cuda-llvm, compat/cuda/cuda_runtime.h
+ * plus cuda_compat.h) or with nvcc; both give the same PTX operations.
+ *
  * Planes are stored with the padded width as row stride. Coefficients are
  * 64 int16 per 8x8 block in zigzag order, blocks in raster order; vectors
  * are two int8 (x, y) per block, as C63MV.
  */
 
+#include "cuda_compat.h"
 #include "c63_tables.h"
 
 typedef unsigned char  u8;
@@ -85,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(256, 6)
 c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
        int w, int h, int r, int win_stride, int win_rows)
 {
-    extern __shared__ u32 smem[];
+    extern __shared__ __align__(16) u32 smem[];
     __shared__ u32 warp_best[32];
     u32 *win = smem;
 
@@ -103,6 +107,7 @@ c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
         const int ws4 = win_stride >> 2;
         u32 c0[8], c1[8];
 
+#pragma unroll 4
         for (int i = tid; i < ws4 * win_rows; i += nthreads) {
             const int wy = i / ws4, wx = i - wy * ws4;
             const int px = xa + 4 * wx, py = y0 + wy;
@@ -134,14 +139,15 @@ c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
                 for (int j = 0; j < 4; j++) {
                     const int i = rr - j;
                     if (i >= 0 && i < 8)
-                        s[j] += __vsadu4(w0, c0[i]) + __vsadu4(w1, c1[i]);
+                        s[j] = ffc_vsadu4_add(w1, c1[i],
+                                              ffc_vsadu4_add(w0, c0[i], s[j]));
                 }
             }
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 if (cy0 + j < ny) {
                     const u32 key = s[j] << 16 | (u32)((cy0 + j) * nx + cx);
-                    best = min(best, key);
+                    best = ffc_umin(best, key);
                 }
             }
         }
@@ -149,15 +155,17 @@ c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
 
     /* Minimum over the thread block. */
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-        best = min(best, __shfl_down_sync(0xFFFFFFFFu, best, off));
+    for (int off = 16; off > 0; off >>= 1) {
+        const u32 other = __shfl_down_sync(0xFFFFFFFFu, best, off);
+        best = ffc_umin(best, other);
+    }
     if ((tid & 31) == 0)
         warp_best[tid >> 5] = best;
     __syncthreads();
     if (tid == 0) {
         c63_mv v;
         for (int i = 1; i < (nthreads + 31) >> 5; i++)
-            best = min(best, warp_best[i]);
+            best = ffc_umin(best, warp_best[i]);
         if (best == 0xFFFFFFFFu) {
             v.x = 0;
             v.y = 0;
@@ -291,10 +299,21 @@ extern "C" __global__ void c63_encode(short *coef, u8 *rec, const c63_mv *mv,
 
 /* -------------------------------------------------------------- benchmark */
 
+/* One iteration of c63_peak_sad. */
+static __device__ __forceinline__ void c63_peak_step(u32 a[8], u32 s[8], u32 b)
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        s[i] = ffc_vsadu4_add(a[i], b, s[i]);
+        a[i] += 0x01010101u;
+    }
+}
+
 /*
  * Peak byte absolute difference rate: each thread runs n iterations of
  * 8 independent __vsadu4 (4 byte differences each) and writes the sum so
- * that nothing is optimised away.
+ * that nothing is optimised away. The loop is unrolled by hand: clang does
+ * not unroll a loop of inline asm by a runtime count.
  */
 extern "C" __global__ void c63_peak_sad(u32 *out, u32 seed, int n)
 {
@@ -306,13 +325,17 @@ extern "C" __global__ void c63_peak_sad(u32 *out, u32 seed, int n)
         a[i] = b * (2 * i + 1);
         s[i] = 0;
     }
-    for (int it = 0; it < n; it++) {
-#pragma unroll
-        for (int i = 0; i < 8; i++) {
-            s[i] = __vsadu4(a[i], b) + s[i];
-            a[i] += 0x01010101u;
-        }
+    int it = 0;
+#pragma unroll 1
+    for (; n - it >= 4; it += 4) {
+        c63_peak_step(a, s, b);
+        c63_peak_step(a, s, b);
+        c63_peak_step(a, s, b);
+        c63_peak_step(a, s, b);
     }
+#pragma unroll 1
+    for (; it < n; it++)
+        c63_peak_step(a, s, b);
     out[blockIdx.x * blockDim.x + threadIdx.x] =
         s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
 }

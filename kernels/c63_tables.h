@@ -21,6 +21,8 @@
 #ifndef AVCODEC_CUDA_KERNELS_C63_TABLES_H
 #define AVCODEC_CUDA_KERNELS_C63_TABLES_H
 
+#include "cuda_compat.h"
+
 /* The same float literals as ff_c63_dct_lookup (libavcodec/c63/c63data.c):
  * T[i][j] at index 8 * i + j. */
 __constant__ float c63_dct[64] = {

@@ -42,9 +42,11 @@
  * order.
  *
  * Only inline PTX is used for warp and block primitives, so that the file
- * builds with nvcc and with clang (compat/cuda/cuda_runtime.h).
+ * builds with nvcc and with clang (compat/cuda/cuda_runtime.h plus
+ * cuda_compat.h) to the same PTX.
  */
 
+#include "cuda_compat.h"
 #include "cudadiff.h"
 
 #define WARP 32
@@ -139,6 +141,18 @@ static __device__ __inline__ void store16(unsigned char *p, const u32 v[4])
 {
     asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};"
                  :: "l"(p), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+}
+
+/* Global stores through pointers made from the CUdeviceptr parameters
+ * (clang would otherwise use generic stores). */
+static __device__ __inline__ void store_g32(u32 *p, u32 v)
+{
+    asm volatile("st.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
+}
+
+static __device__ __inline__ void store_g16(short *p, short v)
+{
+    asm volatile("st.global.u16 [%0], %1;" :: "l"(p), "h"(v) : "memory");
 }
 
 /* Wait about ns nanoseconds. */
@@ -342,6 +356,7 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
                 else
                     load16(rcv[j], r[j]);
             } else {
+#pragma unroll
                 for (i = 0; i < CUDADIFF_VEC; i++) {
                     if (i < left[j]) {
                         c[j][i >> 2] |= (u32)src[i] << (8 * (i & 3));
@@ -366,6 +381,7 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
                 if (store_r && mask[j])
                     store16(rcv[j], nr);
             } else {
+#pragma unroll
                 for (i = 0; i < CUDADIFF_VEC; i++) {
                     if (i < left[j]) {
                         dst[j][i] = (o[i >> 2] >> (8 * (i & 3))) & 0xff;
@@ -428,7 +444,7 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
         if (lane == 0) {
             s_prefix = prefix;
             if (tile == p.nb_tiles - 1)
-                *(u32 *)p.count = prefix + total;
+                store_g32((u32 *)p.count, prefix + total);
         }
     }
     cd_block_sync();
@@ -439,8 +455,8 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
         short *ld  = (short *)p.list_delta + prefix;
         for (k = t; k < total; k += CUDADIFF_BLOCK) {
             u32 e = s_ent[k];
-            lp[k] = s_vpos[e >> 20] + (e >> 16 & (CUDADIFF_VEC - 1));
-            ld[k] = (short)(e & 0xffff);
+            store_g32(lp + k, s_vpos[e >> 20] + (e >> 16 & (CUDADIFF_VEC - 1)));
+            store_g16(ld + k, (short)(e & 0xffff));
         }
     }
 }

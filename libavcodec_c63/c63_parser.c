@@ -25,6 +25,7 @@
 
 #include "libavutil/intreadwrite.h"
 #include "libavcodec/parser.h"
+#include "libavcodec/parser_internal.h"
 
 #include "c63.h"
 
@@ -135,9 +136,9 @@ static int c63_parse(AVCodecParserContext *s, AVCodecContext *avctx,
     return next;
 }
 
-const AVCodecParser ff_c63_parser = {
-    .codec_ids      = { AV_CODEC_ID_C63 },
+const FFCodecParser ff_c63_parser = {
+    PARSER_CODEC_LIST(AV_CODEC_ID_C63),
     .priv_data_size = sizeof(C63ParseContext),
-    .parser_parse   = c63_parse,
-    .parser_close   = ff_parse_close,
+    .parse          = c63_parse,
+    .close          = ff_parse_close,
 };

@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "libavutil/avassert.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
@@ -28,7 +29,6 @@
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/decode.h"
 #include "libavcodec/get_bits.h"
-#include "libavcodec/internal.h"
 #include "libavcodec/jpegtables.h"
 #include "libavcodec/vlc.h"
 
@@ -38,7 +38,7 @@
 #define VLC_BITS 9
 
 /* [0]: luminance, [1]: chrominance. Vectors use the luminance DC table. */
-static VLC dc_vlc[2], ac_vlc[2];
+static const VLCElem *dc_vlc[2], *ac_vlc[2];
 
 typedef struct C63DecContext {
     C63DSPContext dsp;
@@ -51,32 +51,29 @@ typedef struct C63DecContext {
     unsigned      data_size;
 } C63DecContext;
 
-static av_cold void build_vlc(VLC *vlc, const uint8_t *bits, const uint8_t *val,
-                              int nb, int size)
+static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits,
+                                        const uint8_t *val, int nb)
 {
-    static VLCElem tables[2 * 640 + 2 * 1400];
-    static int offset;
     int8_t lens[256];
     int k = 0;
 
     for (int l = 1; l <= 16; l++)
         for (int n = 0; n < bits[l]; n++)
             lens[k++] = l;
-    av_assert0(k == nb && offset + size <= FF_ARRAY_ELEMS(tables));
-    vlc->table           = tables + offset;
-    vlc->table_allocated = size;
-    offset += size;
+    av_assert0(k == nb);
     /* JPEG codes are canonical in the order of the val table. */
-    ff_init_vlc_from_lengths(vlc, VLC_BITS, nb, lens, 1, val, 1, 1, 0,
-                             INIT_VLC_USE_NEW_STATIC | INIT_VLC_STATIC_OVERLONG, NULL);
+    return ff_vlc_init_tables_from_lengths(state, VLC_BITS, nb, lens, 1, val, 1, 1, 0, 0);
 }
 
 static av_cold void init_static(void)
 {
-    build_vlc(&dc_vlc[0], ff_mjpeg_bits_dc_luminance,   ff_mjpeg_val_dc,  12, 640);
-    build_vlc(&dc_vlc[1], ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc,  12, 640);
-    build_vlc(&ac_vlc[0], ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance,   162, 1400);
-    build_vlc(&ac_vlc[1], ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance, 162, 1400);
+    static VLCElem tables[2 * 640 + 2 * 1400];
+    VLCInitState state = VLC_INIT_STATE(tables);
+
+    dc_vlc[0] = build_vlc(&state, ff_mjpeg_bits_dc_luminance,   ff_mjpeg_val_dc,  12);
+    dc_vlc[1] = build_vlc(&state, ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc,  12);
+    ac_vlc[0] = build_vlc(&state, ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance,   162);
+    ac_vlc[1] = build_vlc(&state, ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance, 162);
 }
 
 static av_cold int c63_decode_init(AVCodecContext *avctx)
@@ -306,7 +303,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
         } else {
             int v[2];
             for (int i = 0; i < 2; i++) {
-                size = get_vlc2(gb, dc_vlc[0].table, VLC_BITS, 2);
+                size = get_vlc2(gb, dc_vlc[0], VLC_BITS, 2);
                 if (size < 0 || size > 7) {
                     av_log(avctx, AV_LOG_ERROR, "Invalid motion vector code\n");
                     return AVERROR_INVALIDDATA;
@@ -329,7 +326,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     }
     st->left_mv = use_mv;
 
-    size = get_vlc2(gb, dc_vlc[chroma].table, VLC_BITS, 2);
+    size = get_vlc2(gb, dc_vlc[chroma], VLC_BITS, 2);
     if (size < 0 || size > 11) {
         av_log(avctx, AV_LOG_ERROR, "Invalid DC code in block (%d,%d) of plane %d\n",
                bx, by, plane);
@@ -344,7 +341,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     coef[0] = *dc;
 
     for (int k = 1; k < 64;) {
-        int code = get_vlc2(gb, ac_vlc[chroma].table, VLC_BITS, 2);
+        int code = get_vlc2(gb, ac_vlc[chroma], VLC_BITS, 2);
         int run  = code >> 4;
         size     = code & 15;
         if (code < 0) {
@@ -446,7 +443,8 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
         av_image_copy_plane(frame->data[p], frame->linesize[p],
                             s->recon[s->cur][p], s->geo.w[p], w, hh);
     }
-    frame->key_frame = h.keyframe;
+    if (h.keyframe)
+        frame->flags |= AV_FRAME_FLAG_KEY;
     frame->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
     *got_frame = 1;
     return avpkt->size;
@@ -469,7 +467,7 @@ static av_cold int c63_decode_close(AVCodecContext *avctx)
 
 const FFCodec ff_c63_decoder = {
     .p.name         = "c63",
-    .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec)"),
+    CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
     .p.capabilities = AV_CODEC_CAP_DR1,
@@ -478,5 +476,5 @@ const FFCodec ff_c63_decoder = {
     .close          = c63_decode_close,
     .flush          = c63_decode_flush,
     FF_CODEC_DECODE_CB(c63_decode_frame),
-    .caps_internal  = FF_CODEC_CAP_INIT_THREADSAFE | FF_CODEC_CAP_INIT_CLEANUP,
+    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
 };

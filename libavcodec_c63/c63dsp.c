@@ -156,8 +156,9 @@ typedef int16_t v8hi __attribute__((vector_size(16), aligned(16)));
 
 /* (int16_t) of each element, after clamping into the int16 range (which
  * only hostile streams leave; the conversion truncates toward zero). */
-static av_always_inline void store_int16(int16_t *dst, v8sf v)
+static av_always_inline void store_int16(int16_t *dst, const v8sf *src)
 {
+    v8sf v = *src;
     const v8sf lo = { -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768 };
     const v8sf hi = {  32767,  32767,  32767,  32767,  32767,  32767,  32767,  32767 };
     v8si m = v < lo;
@@ -169,11 +170,9 @@ static av_always_inline void store_int16(int16_t *dst, v8sf v)
     memcpy(dst, &h, sizeof(h));
 }
 
-static av_always_inline v8sf load8(const float *p)
+static av_always_inline void load8(v8sf *v, const float *p)
 {
-    v8sf v;
-    memcpy(&v, p, sizeof(v));
-    return v;
+    memcpy(v, p, sizeof(*v));
 }
 
 /* out[r] = sum_j in[r][j] * m[j], j increasing, for each of the 8 rows r. */
@@ -200,12 +199,12 @@ static av_always_inline void pass_cols(v8sf out[8], const v8sf in[8], const floa
 
 static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
 {
-    v8sf y[8], z[8], bt[8];
-    const v8sf su = load8(scale_u);
+    v8sf y[8], z[8], bt[8], su;
     float xf[64], zf[64];
 
+    load8(&su, scale_u);
     for (int j = 0; j < 8; j++)
-        bt[j] = load8(T[j]);
+        load8(&bt[j], T[j]);
     for (int i = 0; i < 64; i++)
         xf[i] = res[i];
 
@@ -251,20 +250,23 @@ static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_
     }
 
     {
-        const v8sf su = load8(scale_u);
+        v8sf su;
+        load8(&su, scale_u);
         for (int r = 0; r < 8; r++) {
-            v8sf v = load8(xf + 8 * r) * su * scale_u[r];
+            v8sf v;
+            load8(&v, xf + 8 * r);
+            v = v * su * scale_u[r];
             memcpy(xf + 8 * r, &v, sizeof(v));
         }
     }
     for (int j = 0; j < 8; j++)
-        bt[j] = load8(Tt[j]);
+        load8(&bt[j], Tt[j]);
 
     /* Inverse 1-D DCT: out[i] = sum_j in[j] * T[i][j]. */
     pass_rows(y, xf, bt);
     pass_cols(z, y, Tt);
     for (int i = 0; i < 8; i++)
-        store_int16(res + 8 * i, z[i]);
+        store_int16(res + 8 * i, &z[i]);
 }
 
 static void add_pred_c(uint8_t *dst, ptrdiff_t dst_stride,

@@ -204,7 +204,7 @@ static const FFCodecDefault c63_defaults[] = {
 
 const FFCodec ff_c63_encoder = {
     .p.name         = "c63",
-    .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec)"),
+    CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
     .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_SLICE_THREADS,
@@ -212,9 +212,8 @@ const FFCodec ff_c63_encoder = {
     .init           = c63_encode_init,
     FF_CODEC_ENCODE_CB(c63_encode_frame),
     .close          = c63_encode_close,
-    .p.pix_fmts     = (const enum AVPixelFormat[]){ AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P,
-                                                    AV_PIX_FMT_NONE },
+    CODEC_PIXFMTS(AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P),
     .p.priv_class   = &c63_class,
     .defaults       = c63_defaults,
-    .caps_internal  = FF_CODEC_CAP_INIT_THREADSAFE | FF_CODEC_CAP_INIT_CLEANUP,
+    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
 };

@@ -43,10 +43,6 @@
 
 #include "config.h"
 
-#if CONFIG_PTX_COMPRESSION
-#include <zlib.h>
-#endif
-
 #include "libavutil/avassert.h"
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
@@ -60,6 +56,7 @@
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/hwconfig.h"
+#include "libavfilter/cuda/load_helper.h"
 
 #include "c63.h"
 #include "c63enc.h"
@@ -154,57 +151,6 @@ typedef struct C63CudaEncContext {
     double      stage_ms[NB_STAGES];
     int64_t     nb_frames;
 } C63CudaEncContext;
-
-static int load_module(AVCodecContext *avctx, C63CudaEncContext *s)
-{
-#if CONFIG_PTX_COMPRESSION
-    z_stream stream = { 0 };
-    uint8_t *buf, *tmp;
-    size_t buf_size = 256 * 1024;
-    int ret;
-
-    if (inflateInit2(&stream, 32 + 15) != Z_OK) {
-        av_log(avctx, AV_LOG_ERROR, "Error initialising zlib: %s\n", stream.msg);
-        return AVERROR(ENOSYS);
-    }
-    buf = av_malloc(buf_size);
-    if (!buf) {
-        inflateEnd(&stream);
-        return AVERROR(ENOMEM);
-    }
-    stream.next_in  = ff_c63_cuda_ptx_data;
-    stream.avail_in = ff_c63_cuda_ptx_len;
-    do {
-        stream.avail_out = buf_size - 1 - stream.total_out;
-        stream.next_out  = buf + stream.total_out;
-        ret = inflate(&stream, Z_FINISH);
-        if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
-            av_log(avctx, AV_LOG_ERROR, "zlib inflate error %d: %s\n", ret, stream.msg);
-            inflateEnd(&stream);
-            av_free(buf);
-            return AVERROR(EINVAL);
-        }
-        if (ret != Z_STREAM_END && stream.avail_out == 0) {
-            buf_size *= 2;
-            tmp = av_realloc(buf, buf_size);
-            if (!tmp) {
-                inflateEnd(&stream);
-                av_free(buf);
-                return AVERROR(ENOMEM);
-            }
-            buf = tmp;
-        }
-    } while (ret != Z_STREAM_END);
-    buf[stream.total_out] = 0;
-    inflateEnd(&stream);
-
-    ret = CHECK_CU(s->cu->cuModuleLoadData(&s->module, buf));
-    av_free(buf);
-    return ret;
-#else
-    return CHECK_CU(s->cu->cuModuleLoadData(&s->module, ff_c63_cuda_ptx_data));
-#endif
-}
 
 static int alloc_host(AVCodecContext *avctx, C63CudaEncContext *s, void **p, size_t size)
 {
@@ -444,7 +390,8 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
     if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
         return ret;
 
-    if ((ret = load_module(avctx, s)) < 0)
+    if ((ret = ff_cuda_load_module(avctx, s->hwctx, &s->module,
+                                   ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
         goto fail;
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me,      s->module, "c63_me")))      < 0 ||
@@ -584,7 +531,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     ref = s->d_recon[!s->cur];
     sl->keyframe = key;
     sl->pts      = frame->pts;
-    sl->duration = frame->pkt_duration;
+    sl->duration = frame->duration;
 
     if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
         return ret;
@@ -802,7 +749,7 @@ static const AVCodecHWConfigInternal *const c63_cuda_hw_configs[] = {
 
 const FFCodec ff_c63_cuda_encoder = {
     .p.name         = "c63_cuda",
-    .p.long_name    = NULL_IF_CONFIG_SMALL("Codec63 (University of Oslo teaching codec), CUDA"),
+    CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec), CUDA"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
     .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_HARDWARE |
@@ -811,11 +758,10 @@ const FFCodec ff_c63_cuda_encoder = {
     .init           = c63_cuda_encode_init,
     FF_CODEC_RECEIVE_PACKET_CB(c63_cuda_receive_packet),
     .close          = c63_cuda_encode_close,
-    .p.pix_fmts     = (const enum AVPixelFormat[]){ AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12,
-                                                    AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_CUDA,
-                                                    AV_PIX_FMT_NONE },
+    CODEC_PIXFMTS(AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12, AV_PIX_FMT_YUVJ420P,
+                  AV_PIX_FMT_CUDA),
     .p.priv_class   = &c63_cuda_class,
     .defaults       = c63_cuda_defaults,
     .hw_configs     = c63_cuda_hw_configs,
-    .caps_internal  = FF_CODEC_CAP_INIT_THREADSAFE | FF_CODEC_CAP_INIT_CLEANUP,
+    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
 };

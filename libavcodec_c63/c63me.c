@@ -52,7 +52,7 @@ C63MV ff_c63_motion_search(const MECmpContext *mecc, const uint8_t *cur, const u
     const int mx = 8 * bx, my = 8 * by;
     const int x0 = FFMAX(0, mx - r), x1 = FFMIN(mx + r, w - 8);
     const int y0 = FFMAX(0, my - r), y1 = FFMIN(my + r, h - 8);
-    uint8_t *blk = (uint8_t *)cur + (ptrdiff_t)my * w + mx;
+    const uint8_t *blk = cur + (ptrdiff_t)my * w + mx;
     C63MV mv = { 0, 0 };
     int best = INT_MAX, sum = 0;
 
@@ -62,7 +62,7 @@ C63MV ff_c63_motion_search(const MECmpContext *mecc, const uint8_t *cur, const u
 
     for (int y = y0; y < y1; y++) {
         const uint16_t *sums = ref_sums + (ptrdiff_t)y * w;
-        uint8_t *cand = (uint8_t *)ref + (ptrdiff_t)y * w;
+        const uint8_t *cand = ref + (ptrdiff_t)y * w;
         for (int x = x0; x < x1; x++) {
             int sad;
             if (abs(sum - sums[x]) >= best)

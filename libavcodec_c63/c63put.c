@@ -24,6 +24,7 @@
 #include "libavutil/imgutils.h"
 #include "libavutil/intmath.h"
 #include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/put_bits.h"

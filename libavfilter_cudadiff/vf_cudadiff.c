@@ -33,8 +33,8 @@
 #include "libavutil/pixdesc.h"
 
 #include "libavfilter/avfilter.h"
+#include "libavfilter/filters.h"
 #include "libavfilter/formats.h"
-#include "libavfilter/internal.h"
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
 
@@ -210,18 +210,20 @@ static int config_props(AVFilterLink *outlink)
 {
     AVFilterContext *ctx  = outlink->src;
     AVFilterLink *inlink  = ctx->inputs[0];
+    FilterLink *inl       = ff_filter_link(inlink);
+    FilterLink *outl      = ff_filter_link(outlink);
     CudaDiffContext *s    = ctx->priv;
     AVHWFramesContext *frames_ctx;
     int i, ret;
 
     free_device(ctx);
 
-    if (!inlink->hw_frames_ctx) {
+    if (!inl->hw_frames_ctx) {
         av_log(ctx, AV_LOG_ERROR, "No hardware frames context on the input: "
                "cudadiff takes CUDA frames, e.g. from hwupload_cuda\n");
         return AVERROR(EINVAL);
     }
-    frames_ctx = (AVHWFramesContext *)inlink->hw_frames_ctx->data;
+    frames_ctx = (AVHWFramesContext *)inl->hw_frames_ctx->data;
     if (frames_ctx->format != AV_PIX_FMT_CUDA ||
         frames_ctx->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
         av_log(ctx, AV_LOG_ERROR, "Input frames are not CUDA frames\n");
@@ -254,9 +256,9 @@ static int config_props(AVFilterLink *outlink)
     s->frame_index = 0;
     outlink->w = inlink->w;
     outlink->h = inlink->h;
-    av_buffer_unref(&outlink->hw_frames_ctx);
-    outlink->hw_frames_ctx = av_buffer_ref(inlink->hw_frames_ctx);
-    if (!outlink->hw_frames_ctx)
+    av_buffer_unref(&outl->hw_frames_ctx);
+    outl->hw_frames_ctx = av_buffer_ref(inl->hw_frames_ctx);
+    if (!outl->hw_frames_ctx)
         return AVERROR(ENOMEM);
     return 0;
 }
@@ -435,11 +437,11 @@ static const AVFilterPad cudadiff_outputs[] = {
     },
 };
 
-const AVFilter ff_vf_cudadiff = {
-    .name           = "cudadiff",
-    .description    = NULL_IF_CONFIG_SMALL("Send only the bytes that changed by more than a threshold (CUDA)."),
+const FFFilter ff_vf_cudadiff = {
+    .p.name         = "cudadiff",
+    .p.description  = NULL_IF_CONFIG_SMALL("Send only the bytes that changed by more than a threshold (CUDA)."),
+    .p.priv_class   = &cudadiff_class,
     .priv_size      = sizeof(CudaDiffContext),
-    .priv_class     = &cudadiff_class,
     .uninit         = uninit,
     FILTER_INPUTS(cudadiff_inputs),
     FILTER_OUTPUTS(cudadiff_outputs),

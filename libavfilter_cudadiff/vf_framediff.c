@@ -31,8 +31,8 @@
 #include "libavutil/pixdesc.h"
 
 #include "libavfilter/avfilter.h"
+#include "libavfilter/filters.h"
 #include "libavfilter/formats.h"
-#include "libavfilter/internal.h"
 #include "libavfilter/video.h"
 
 #include "libavfilter/cudadiff/framediff.h"
@@ -62,7 +62,9 @@ typedef struct ThreadData {
     int threshold;
 } ThreadData;
 
-static int query_formats(AVFilterContext *ctx)
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
 {
     AVFilterFormats *formats = NULL;
     const AVPixFmtDescriptor *desc = NULL;
@@ -71,10 +73,12 @@ static int query_formats(AVFilterContext *ctx)
     while ((desc = av_pix_fmt_desc_next(desc))) {
         enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(desc);
         if (ff_framediff_format_is_8bit(fmt) &&
-            (ret = ff_add_format(&formats, fmt)) < 0)
+            (ret = ff_add_format(&formats, fmt)) < 0) {
+            ff_formats_unref(&formats);
             return ret;
+        }
     }
-    return ff_set_common_formats(ctx, formats);
+    return ff_set_common_formats2(ctx, cfg_in, cfg_out, formats);
 }
 
 static int config_input(AVFilterLink *inlink)
@@ -254,14 +258,14 @@ static const AVFilterPad framediff_outputs[] = {
     },
 };
 
-const AVFilter ff_vf_framediff = {
-    .name          = "framediff",
-    .description   = NULL_IF_CONFIG_SMALL("Send only the bytes that changed by more than a threshold."),
+const FFFilter ff_vf_framediff = {
+    .p.name        = "framediff",
+    .p.description = NULL_IF_CONFIG_SMALL("Send only the bytes that changed by more than a threshold."),
+    .p.priv_class  = &framediff_class,
+    .p.flags       = AVFILTER_FLAG_SLICE_THREADS,
     .priv_size     = sizeof(FrameDiffContext),
-    .priv_class    = &framediff_class,
     .uninit        = uninit,
     FILTER_INPUTS(framediff_inputs),
     FILTER_OUTPUTS(framediff_outputs),
-    FILTER_QUERY_FUNC(query_formats),
-    .flags         = AVFILTER_FLAG_SLICE_THREADS,
+    FILTER_QUERY_FUNC2(query_formats),
 };

@@ -23,12 +23,14 @@
  * frames that carry it. Can also dump the lists as text.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "libavutil/common.h"
+#include "libavutil/error.h"
+#include "libavutil/file_open.h"
 #include "libavutil/framediff.h"
-#include "libavutil/internal.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/md5.h"
 #include "libavutil/mem.h"
@@ -36,8 +38,8 @@
 #include "libavutil/pixdesc.h"
 
 #include "libavfilter/avfilter.h"
+#include "libavfilter/filters.h"
 #include "libavfilter/formats.h"
-#include "libavfilter/internal.h"
 #include "libavfilter/video.h"
 
 #include "libavfilter/cudadiff/framediff.h"
@@ -56,7 +58,9 @@ typedef struct FrameDiffApplyContext {
     int64_t next_index;
 } FrameDiffApplyContext;
 
-static int query_formats(AVFilterContext *ctx)
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
 {
     AVFilterFormats *formats = NULL;
     const AVPixFmtDescriptor *desc = NULL;
@@ -65,10 +69,12 @@ static int query_formats(AVFilterContext *ctx)
     while ((desc = av_pix_fmt_desc_next(desc))) {
         enum AVPixelFormat fmt = av_pix_fmt_desc_get_id(desc);
         if (ff_framediff_format_is_8bit(fmt) &&
-            (ret = ff_add_format(&formats, fmt)) < 0)
+            (ret = ff_add_format(&formats, fmt)) < 0) {
+            ff_formats_unref(&formats);
             return ret;
+        }
     }
-    return ff_set_common_formats(ctx, formats);
+    return ff_set_common_formats2(ctx, cfg_in, cfg_out, formats);
 }
 
 static av_cold int init(AVFilterContext *ctx)
@@ -125,7 +131,7 @@ static int check_list(AVFilterContext *ctx, const AVFrameSideData *sd)
     n = AV_RL32(h + AV_FRAME_DIFF_OFF_NB_SENT);
     if (sd->size != AV_FRAME_DIFF_SIZE(n)) {
         av_log(ctx, AV_LOG_ERROR, "Difference list of %"PRIu32" entries has "
-               "%"SIZE_SPECIFIER" bytes\n", n, sd->size);
+               "%zu bytes\n", n, sd->size);
         return AVERROR_INVALIDDATA;
     }
     if (h[AV_FRAME_DIFF_OFF_NB_PLANES] != s->g.nb_planes ||
@@ -183,7 +189,7 @@ static void dump_list(FrameDiffApplyContext *s, const AVFrameSideData *sd)
         fprintf(s->dump, "%s%"PRIu32"x%"PRIu32, i ? "," : "",
                 AV_RL32(h + AV_FRAME_DIFF_OFF_WIDTH(i)),
                 AV_RL32(h + AV_FRAME_DIFF_OFF_HEIGHT(i)));
-    fprintf(s->dump, " bytes:%"SIZE_SPECIFIER" md5:", sd->size);
+    fprintf(s->dump, " bytes:%zu md5:", sd->size);
     for (i = 0; i < 16; i++)
         fprintf(s->dump, "%02x", md5[i]);
     fprintf(s->dump, "\n");
@@ -297,14 +303,14 @@ static const AVFilterPad framediffapply_outputs[] = {
     },
 };
 
-const AVFilter ff_vf_framediffapply = {
-    .name          = "framediffapply",
-    .description   = NULL_IF_CONFIG_SMALL("Rebuild the receiver's picture from framediff or cudadiff side data."),
+const FFFilter ff_vf_framediffapply = {
+    .p.name        = "framediffapply",
+    .p.description = NULL_IF_CONFIG_SMALL("Rebuild the receiver's picture from framediff or cudadiff side data."),
+    .p.priv_class  = &framediffapply_class,
     .priv_size     = sizeof(FrameDiffApplyContext),
-    .priv_class    = &framediffapply_class,
     .init          = init,
     .uninit        = uninit,
     FILTER_INPUTS(framediffapply_inputs),
     FILTER_OUTPUTS(framediffapply_outputs),
-    FILTER_QUERY_FUNC(query_formats),
+    FILTER_QUERY_FUNC2(query_formats),
 };

@@ -23,14 +23,18 @@
  */
 
 #include "libavformat/avformat.h"
+#include "libavformat/mux.h"
 #include "libavformat/rawenc.h"
 
-const AVOutputFormat ff_c63_muxer = {
-    .name           = "c63",
-    .long_name      = NULL_IF_CONFIG_SMALL("raw Codec63"),
-    .extensions     = "c63",
-    .audio_codec    = AV_CODEC_ID_NONE,
-    .video_codec    = AV_CODEC_ID_C63,
-    .write_packet   = ff_raw_write_packet,
-    .flags          = AVFMT_NOTIMESTAMPS,
+const FFOutputFormat ff_c63_muxer = {
+    .p.name            = "c63",
+    .p.long_name       = NULL_IF_CONFIG_SMALL("raw Codec63"),
+    .p.extensions      = "c63",
+    .p.audio_codec     = AV_CODEC_ID_NONE,
+    .p.video_codec     = AV_CODEC_ID_C63,
+    .p.subtitle_codec  = AV_CODEC_ID_NONE,
+    .flags_internal    = FF_OFMT_FLAG_MAX_ONE_OF_EACH |
+                         FF_OFMT_FLAG_ONLY_DEFAULT_CODECS,
+    .write_packet      = ff_raw_write_packet,
+    .p.flags           = AVFMT_NOTIMESTAMPS,
 };

@@ -7,7 +7,7 @@ probe=$("$BUILD/ffmpeg" -hide_banner -v error -init_hw_device cuda=gpu \
         -f lavfi -i testsrc2=s=16x16 -frames:v 1 -f null - 2>&1)
 if [ $? -ne 0 ]; then
     echo "check-gpu: SKIPPED: no usable CUDA device on this machine"
-    echo "check-gpu: ffmpeg said: $(echo "$probe" | tail -n 1)"
+    echo "check-gpu: ffmpeg said: $(echo "$probe" | grep -m1 -i "cuda" || echo "$probe" | tail -n 1)"
     echo "check-gpu: 0 passed, 0 failed, all skipped"
     exit 0
 fi

@@ -23,7 +23,7 @@ fi
 if [ ! -x "$bin" ] || { [ "$frames" = --build-only ] &&
     { [ "$top/tools/bench-cudadiff.cpp" -nt "$bin" ] || [ "$top/kernels/cudadiff.h" -nt "$bin" ]; }; }; then
     ${CXX:-c++} -O2 -std=c++17 -Wall -I"$top/kernels" \
-        $(pkg-config --cflags ffnvcodec 2>/dev/null) \
+        -I"$build/nv-codec-headers/include" $(pkg-config --cflags ffnvcodec 2>/dev/null) \
         -o "$bin" "$top/tools/bench-cudadiff.cpp" -ldl
 fi
 [ "$frames" = --build-only ] && exit 0

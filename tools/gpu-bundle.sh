@@ -1,20 +1,24 @@
 #!/bin/sh
-# Package the built binaries and the GPU tests into build/gpu, a folder that
-# runs the whole GPU suite and the benchmark on another machine that has this
-# repository's checkout but not its build tree:
+# Package the built binaries and the GPU tests into a folder (build/gpu by
+# default) that runs the whole GPU suite and the benchmark on another
+# machine that has this repository's checkout but not its build tree:
 #
-#   make gpu-bundle                 (here)
-#   sh build/gpu/run.sh             (there, from the repository root)
+#   make gpu-bundle [GPU_BUNDLE=gpu]            (here; the folder is build/gpu)
+#   sh build/gpu/run.sh [--no-bench]            (there, from the repository root)
 #
-# The tests are FATE's own commands for fate-c63-gpu (from make -n), run with
-# FATE's fate-run.sh from inside the bundle.
+# The tests are FATE's own: for each test of fate-c63-gpu-list, make -n
+# gives the fate-run.sh command that FATE would run, with the build folder
+# and the samples named by placeholders given on make's command line, so
+# the commands do not depend on how the tree was configured. The bundle is
+# refused unless it holds exactly the tests the tree defines, and run.sh
+# counts a test that left no result as failed.
 set -eu
-BUILD=$1 OBJ=$2 SRC=$3
-G=$BUILD/gpu
+BUILD=$1 OBJ=$2 G=$3
 rm -rf "$G"
 mkdir -p "$G/src/tests" "$G/tests/data/fate"
+G=$(cd "$G" && pwd)
 cp "$OBJ/ffmpeg" "$OBJ/ffprobe" "$G/"
-for f in "$BUILD"/checkcuda "$OBJ"/tests/checkc63; do
+for f in "$OBJ"/checkcuda "$OBJ"/tests/checkc63; do
     [ -x "$f" ] && cp "$f" "$G/"
 done
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
@@ -23,9 +27,40 @@ done
 # the cudadiff kernel benchmark, built here
 sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
+# SRC_PATH as the build's make sees it (absolute after a first configure,
+# ./src after a later one) and the folder it names
+SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
+SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
 strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* 2>/dev/null || true
 ln -s ../../../../tests "$G/src/tests/c63"
+
+tests=$(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list)
+n=$(echo "$tests" | wc -w)
+# The commands: "@TARGET@" stands for the build folder; the source tree's
+# tests/ folder (whatever SRC_PATH looks like) becomes the bundle's src/tests.
+make -s -n --no-print-directory -C "$OBJ" TARGET_PATH=@TARGET@ TARGET_SAMPLES= \
+        $(echo "$tests" | sed 's/^/fate-/') > "$G/make-n.txt" 2>/dev/null
+awk -v src="$SRC_PATH/tests/" '
+    $2 ~ /^fate-/ && $1 ~ /tests\/fate-run\.sh$/ {
+        rest = substr($0, index($0, " "))
+        out = "src/tests/fate-run.sh"
+        while ((i = index(rest, src)) > 0) {
+            out = out substr(rest, 1, i - 1) "src/tests/"
+            rest = substr(rest, i + length(src))
+        }
+        out = out rest
+        gsub(/"@TARGET@"/, "\"$G\"", out)
+        print "echo \"TEST    " substr($2, 6) "\"; " out
+    }' "$G/make-n.txt" > "$G/tests.sh"
+rm -f "$G/make-n.txt"
+got=$(grep -c 'fate-run.sh' "$G/tests.sh" || true)
+missing=$(for t in $tests; do grep -q "fate-run.sh fate-$t " "$G/tests.sh" || echo "$t"; done)
+if [ "$got" -ne "$n" ] || [ -n "$missing" ]; then
+    echo "gpu-bundle: error: the tree defines $n GPU tests, the bundle got $got commands" >&2
+    [ -n "$missing" ] && echo "gpu-bundle: missing: $(echo $missing)" >&2
+    exit 1
+fi
 
 {
     echo '#!/bin/sh'
@@ -34,14 +69,12 @@ ln -s ../../../../tests "$G/src/tests/c63"
     echo 'G=$(pwd)'
     echo 'export PATH="$G:$PATH"'
     echo 'rm -f tests/data/fate/*.rep'
-    make -s -n -C "$OBJ" fate-c63-gpu 2>/dev/null |
-        grep '^src/tests/fate-run.sh' |
-        sed -e "s|\"$OBJ\"|\"\$G\"|g" -e "s|\"$BUILD/fate-suite\"|\"\"|g" |
-        sed -e 's|^\(src/tests/fate-run.sh \([^ ]*\) .*\)$|echo "TEST    \2"; \1|'
-    echo 'sh ../../tests/summary.sh . $(ls tests/data/fate/*.rep 2>/dev/null | sed "s|.*/||; s|\.rep$||"); status=$?'
+    echo '. ./tests.sh'
+    echo "# every test the tree defines ($n): one that left no result counts as failed"
+    echo "sh ../../tests/summary.sh . $(echo $tests); status=\$?"
     echo 'for t in ./checkcuda; do [ -x "$t" ] && { "$t" || status=1; }; done'
     echo '[ "${1:-}" = --no-bench ] || { sh ../../tools/bench.sh . || status=1; }'
     echo 'exit $status'
 } > "$G/run.sh"
 chmod +x "$G/run.sh"
-echo "gpu-bundle: $(grep -c 'fate-run.sh' "$G/run.sh") tests in $G ($(du -sh "$G" | cut -f1))"
+echo "gpu-bundle: $n tests in $G ($(du -sh "$G" | cut -f1))"

@@ -1,37 +1,55 @@
 #!/bin/sh
 # Install what the build needs from Debian/Ubuntu packages when running as
 # root; otherwise print the exact apt-get line to run.
+#
+# CUDA_COMPILER=clang (the default) needs Debian's clang, any version from
+# 14 on; CUDA_COMPILER=nvcc needs NVIDIA's CUDA toolkit, which is not in
+# Debian main and is not installed here.
 set -eu
 
 need=""
 command -v cc      >/dev/null 2>&1 || need="$need gcc"
 command -v c++     >/dev/null 2>&1 || need="$need g++"
+command -v make    >/dev/null 2>&1 || need="$need make"
 command -v nasm    >/dev/null 2>&1 || need="$need nasm"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v xz      >/dev/null 2>&1 || need="$need xz-utils"
 command -v diff    >/dev/null 2>&1 || need="$need diffutils"
 command -v patch   >/dev/null 2>&1 || need="$need patch"
-pkg-config --exists 'ffnvcodec >= 11.1.5' 2>/dev/null || need="$need libffmpeg-nvenc-dev"
-pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
+command -v perl    >/dev/null 2>&1 || need="$need perl"
+command -v makeinfo >/dev/null 2>&1 || need="$need texinfo"   # HTML manual (make install)
+[ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
+
+have_clang() {
+    for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
+        command -v $c >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+
+case "${CUDA_COMPILER:-clang}" in
+clang)
+    have_clang || need="$need clang"
+    ;;
+nvcc)
+    if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        echo "error: CUDA_COMPILER=nvcc, but nvcc was found neither on PATH nor in /usr/local/cuda/bin." >&2
+        echo "  Install NVIDIA's CUDA toolkit, pass NVCC=/path/to/nvcc, or build with clang (the default)." >&2
+        exit 1
+    fi
+    ;;
+esac
 
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "deps: installing$need"
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -qq
-        apt-get install -y -qq --no-install-recommends $need
+        apt-get install -y -qq --no-install-recommends $need >/dev/null
     else
         echo "error: missing build dependencies. Run:" >&2
         echo "  sudo apt-get install$need" >&2
         exit 1
     fi
-fi
-
-if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-    echo "error: nvcc (the CUDA toolkit) was found neither on PATH nor in /usr/local/cuda/bin." >&2
-    echo "  Install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads) or," >&2
-    echo "  on Debian with non-free enabled: sudo apt-get install nvidia-cuda-toolkit" >&2
-    echo "  then run make again, or pass NVCC=/path/to/nvcc." >&2
-    exit 1
 fi
 exit 0
