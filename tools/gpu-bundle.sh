@@ -1,10 +1,11 @@
 #!/bin/sh
-# Package the built binaries and the GPU tests into a folder (build/gpu by
-# default) that runs the whole GPU suite and the benchmark on another
-# machine that has this repository's checkout but not its build tree:
+# Package the built binaries, the GPU tests and the benchmark into a
+# self-contained folder (build/gpu by default) that runs the whole GPU suite
+# and the benchmark on another machine, which needs neither the build tree
+# nor this checkout:
 #
 #   make gpu-bundle [GPU_BUNDLE=gpu]            (here; the folder is build/gpu)
-#   sh build/gpu/run.sh [--no-bench]            (there, from the repository root)
+#   sh build/gpu/run.sh [--no-bench]            (there, from anywhere)
 #
 # The tests are FATE's own: for each test of fate-c63-gpu-list, make -n
 # gives the fate-run.sh command that FATE would run, with the build folder
@@ -33,7 +34,10 @@ SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
 SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
 strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* 2>/dev/null || true
-ln -s ../../../../tests "$G/src/tests/c63"
+# the tests, their samples and references, and the benchmark scripts
+top=$(cd "$(dirname "$0")/.." && pwd)
+cp -R "$top/tests" "$G/src/tests/c63"
+cp -R "$top/tools" "$G/tools"
 
 tests=$(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list)
 n=$(echo "$tests" | wc -w)
@@ -71,9 +75,9 @@ fi
     echo 'rm -f tests/data/fate/*.rep'
     echo '. ./tests.sh'
     echo "# every test the tree defines ($n): one that left no result counts as failed"
-    echo "sh ../../tests/summary.sh . $(echo $tests); status=\$?"
+    echo "sh src/tests/c63/summary.sh . $(echo $tests); status=\$?"
     echo 'for t in ./checkcuda; do [ -x "$t" ] && { "$t" || status=1; }; done'
-    echo '[ "${1:-}" = --no-bench ] || { sh ../../tools/bench.sh . || status=1; }'
+    echo '[ "${1:-}" = --no-bench ] || { sh tools/bench.sh . || status=1; }'
     echo 'exit $status'
 } > "$G/run.sh"
 chmod +x "$G/run.sh"
