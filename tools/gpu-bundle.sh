@@ -6,6 +6,8 @@
 #
 #   make gpu-bundle [GPU_BUNDLE=gpu]            (here; the folder is build/gpu)
 #   sh build/gpu/run.sh [--no-bench]            (there, from anywhere)
+#   sh build/gpu/run.sh --faults [CUresult]     (CUDA fault injection only)
+#   sh build/gpu/run.sh --sanitize [TOOL...]    (compute-sanitizer only)
 #
 # The tests are FATE's own: for each test of fate-c63-gpu-list, make -n
 # gives the fate-run.sh command that FATE would run, with the build folder
@@ -25,6 +27,8 @@ done
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
 done
+# the CUDA fault-injection library (tests/fault), built here
+${CC:-cc} -shared -fPIC -O2 -o "$G/cudafault.so" "$(dirname "$0")/../tests/fault/cudafault.c" -ldl
 # the cudadiff kernel benchmark, built here
 sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
@@ -72,6 +76,14 @@ fi
     echo 'cd "$(dirname "$0")" || exit 1'
     echo 'G=$(pwd)'
     echo 'export PATH="$G:$PATH"'
+    echo '# --faults: only the CUDA fault injection (tests/fault/run-faults.sh)'
+    echo 'if [ "${1:-}" = --faults ]; then'
+    echo '    sh src/tests/c63/fault/run-faults.sh "$G/ffmpeg" "$G/cudafault.so" "${2:-2}"; exit'
+    echo 'fi'
+    echo '# --sanitize: only compute-sanitizer over checkcuda and ffmpeg (tests/fault/run-sanitizer.sh)'
+    echo 'if [ "${1:-}" = --sanitize ]; then'
+    echo '    shift; sh src/tests/c63/fault/run-sanitizer.sh "$G" "$@"; exit'
+    echo 'fi'
     echo 'rm -f tests/data/fate/*.rep'
     echo '. ./tests.sh'
     echo "# every test the tree defines ($n): one that left no result counts as failed"
