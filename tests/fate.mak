@@ -11,6 +11,7 @@ C63_SAMPLES = $(C63_TESTS)/samples
 
 include $(C63_TESTS)/c63.mak
 include $(C63_TESTS)/cudadiff.mak
+include $(C63_TESTS)/robustness.mak
 
 # References live in tests/c63/ref/, not in FFmpeg's tests/ref/fate/.
 $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
