@@ -13,18 +13,35 @@
 # the commands do not depend on how the tree was configured. The bundle is
 # refused unless it holds exactly the tests the tree defines, and run.sh
 # counts a test that left no result as failed.
+#
+# The shared libraries ffmpeg needs beyond the C library and the driver
+# (FreeType, HarfBuzz, fontconfig, FriBidi and theirs, as ldd lists them)
+# go into lib/, which run.sh puts on LD_LIBRARY_PATH, and the font the
+# drawtext tests name into fonts/ (DRAWTEXT_FONT), so that the bundle runs
+# on a machine without those packages.
 set -eu
 BUILD=$1 OBJ=$2 G=$3
 rm -rf "$G"
 mkdir -p "$G/src/tests" "$G/tests/data/fate"
 G=$(cd "$G" && pwd)
 cp "$OBJ/ffmpeg" "$OBJ/ffprobe" "$G/"
-for f in "$OBJ"/checkcuda "$OBJ"/tests/checkc63; do
+for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
     [ -x "$f" ] && cp "$f" "$G/"
 done
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
 done
+# non-system shared libraries, and the test font
+mkdir -p "$G/lib" "$G/fonts"
+ldd "$OBJ/ffmpeg" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' |
+while read -r name path; do
+    case $name in
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*|linux-vdso*) ;;
+    *) cp -L "$path" "$G/lib/$name" ;;
+    esac
+done
+font=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+cp "$font" "$G/fonts/DejaVuSans.ttf"
 # the cudadiff kernel benchmark, built here
 sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
@@ -72,6 +89,8 @@ fi
     echo 'cd "$(dirname "$0")" || exit 1'
     echo 'G=$(pwd)'
     echo 'export PATH="$G:$PATH"'
+    echo 'export LD_LIBRARY_PATH="$G/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
+    echo 'export DRAWTEXT_FONT="$G/fonts/DejaVuSans.ttf"'
     echo 'rm -f tests/data/fate/*.rep'
     echo '. ./tests.sh'
     echo "# every test the tree defines ($n): one that left no result counts as failed"
