@@ -247,13 +247,13 @@ gpu-bundle: build checkcuda
 # checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
-CHECKCUDA_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
+CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
 checkcuda: build
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(OBJ)/checkcuda: tests/checkcuda.cpp $(CHECKCUDA_LIBS)
+$(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
