@@ -81,6 +81,8 @@ typedef struct DrawTextCudaContext {
     int        ops_pending;
 
     DTCParams  params;              ///< channels for the configured format
+    int color_plane[DTC_MAX_CHANNELS]; ///< where channel i's value is in an
+    int color_index[DTC_MAX_CHANNELS]; ///< FFDrawColor of the drawing format
 
     tcuMemAllocHost *mem_alloc_host; ///< NULL: the list is in pageable memory
     tcuMemFreeHost  *mem_free_host;
@@ -211,14 +213,8 @@ static DTCOp *new_op(AVFilterContext *ctx)
 static void set_colors(DrawTextCudaContext *c, DTCOp *op, const FFDrawColor *color)
 {
     for (int i = 0; i < DTC_MAX_CHANNELS; i++)
-        op->color[i] = 0;
-    /* channel i is component i of the drawing format (see config) */
-    for (int i = 0; i < c->params.nb_channels; i++) {
-        const AVComponentDescriptor *comp = &av_pix_fmt_desc_get(
-            c->sw_format == AV_PIX_FMT_YUYV422 || c->sw_format == AV_PIX_FMT_UYVY422 ?
-            AV_PIX_FMT_YUV422P : c->sw_format)->comp[i];
-        op->color[i] = color->comp[comp->plane].u8[comp->offset];
-    }
+        op->color[i] = i < c->params.nb_channels ?
+                       color->comp[c->color_plane[i]].u8[c->color_index[i]] : 0;
 }
 
 static int push_op(AVFilterContext *ctx, const DTCOp *op)
@@ -410,10 +406,13 @@ static av_cold void uninit(AVFilterContext *ctx)
     ff_drawtext_uninit(ctx);
 }
 
-/* Channels of the frame, in the order of the drawing format's components. */
-static void set_channels(DrawTextCudaContext *c, int w, int h)
+/* Channels of the frame, in the order of the drawing format's components,
+ * and where their values are in an FFDrawColor of the drawing format. */
+static void set_channels(DrawTextCudaContext *c, enum AVPixelFormat draw_format,
+                         int w, int h)
 {
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(c->sw_format);
+    const AVPixFmtDescriptor *desc  = av_pix_fmt_desc_get(c->sw_format);
+    const AVPixFmtDescriptor *ddesc = av_pix_fmt_desc_get(draw_format);
     DTCParams *p = &c->params;
 
     memset(p, 0, sizeof(*p));
@@ -429,6 +428,9 @@ static void set_channels(DrawTextCudaContext *c, int w, int h)
         ch->vsub   = chroma ? desc->log2_chroma_h : 0;
         ch->width  = AV_CEIL_RSHIFT(w, ch->hsub);
         ch->height = AV_CEIL_RSHIFT(h, ch->vsub);
+        /* 8-bit components: the u8 index is the byte offset */
+        c->color_plane[i] = ddesc->comp[i].plane;
+        c->color_index[i] = ddesc->comp[i].offset;
     }
 }
 
@@ -485,7 +487,7 @@ static int config_input(AVFilterLink *inlink)
     c->sw_format = frames_ctx->sw_format;
     c->w         = inlink->w;
     c->h         = inlink->h;
-    set_channels(c, c->w, c->h);
+    set_channels(c, draw_format, c->w, c->h);
     /* looked up in the library that the loader opened (compat/cuda) */
     c->mem_alloc_host = NULL;
     c->mem_free_host  = NULL;
