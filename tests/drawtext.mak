@@ -40,10 +40,11 @@ DRAWTEXT_CASE_fix      = $(DRAWTEXT_FONT_OPT):text=Fixed bounds:fontsize=20:fix_
 DRAWTEXT_CASE_empty    = $(DRAWTEXT_FONT_OPT):text=:box=1:boxw=10:boxh=6:boxcolor=red:x=3:y=3
 DRAWTEXT_CASE_missing  = $(DRAWTEXT_FONT_OPT):text=ツ→☃ x:fontsize=20:fontcolor=white:x=3:y=3
 DRAWTEXT_CASE_ybase    = $(DRAWTEXT_FONT_OPT):text=Baseline gy:fontsize=20:y_align=baseline:fontcolor=white:x=3:y=20
+DRAWTEXT_CASE_long     = $(DRAWTEXT_FONT_OPT):text=Very long text 01 with words digits 0123456789 and symbols +-*/=. Very long text 02 with words digits 0123456789 and symbols +-*/=. Very long text 03 with words digits 0123456789 and symbols +-*/=. Very long text 04 with words digits 0123456789 and symbols +-*/=. Very long text 05 with words digits 0123456789 and symbols +-*/=. Very long text 06 with words digits 0123456789 and symbols +-*/=. Very long text 07 with words digits 0123456789 and symbols +-*/=. Very long text 08 with words digits 0123456789 and symbols +-*/=.:fontsize=11:fontcolor=white:box=1:boxcolor=black@0.3:borderw=1:x=2:y=40
 DRAWTEXT_CASE_tc       = $(DRAWTEXT_FONT_OPT):timecode=01\\\:02\\\:03\\\:04:timecode_rate=25:fontsize=16:fontcolor=white:box=1:x=2:y=2:start_number=5
 
 DRAWTEXT_CASES = line lines right box border shadow alpha colors movein moveout \
-                 expand reload enable big fix empty missing ybase tc
+                 expand reload enable big fix empty missing ybase tc long
 
 # (name, format, size, duration)
 define DRAWTEXT_TEST
