@@ -75,6 +75,7 @@ PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
          libavfilter/cudadiff:libavfilter_cudadiff \
+         libavfilter/drawtext_cuda:libavfilter_drawtext_cuda \
          libavcodec/cuda_kernels:kernels \
          libavfilter/cuda_kernels:kernels \
          tests/c63:tests
@@ -92,11 +93,13 @@ COMPONENTS := \
     --enable-filter=scale,format,psnr,ssim,hwupload_cuda,hwupload,hwdownload,scale_cuda \
     --enable-filter=metadata,testsrc2,mandelbrot,noise,null,trim,setpts,fps,crop,pad,split,select \
     --enable-filter=cudadiff,framediff,framediffapply \
+    --enable-filter=drawtext,drawtext_cuda \
     --enable-filter=aformat,anull,atrim,aresample
 
 COMMON_FLAGS := \
     --disable-autodetect --disable-everything \
     --enable-pthreads --enable-zlib --enable-gpl \
+    --enable-libfreetype --enable-libharfbuzz --enable-libfontconfig --enable-libfribidi \
     --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid \
     $(CUDA_FLAGS) --nvcc='$(NVCC)' --nvccflags='$(NVCCFLAGS)' \
     $(COMPONENTS)
@@ -112,7 +115,7 @@ SHARED_FLAGS := $(COMMON_FLAGS) \
     --enable-shared --disable-static --enable-rpath --prefix='$(PREFIX)' \
     $(if $(HAVE_SDL2),--enable-sdl2 --enable-ffplay,--disable-ffplay)
 
-.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda \
+.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda checkdrawtext \
         install gpu-bundle bench clean distclean FORCE
 
 all: build
@@ -221,7 +224,7 @@ install: $(SHARED)/.configured
 # "N passed, N failed".
 LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
 
-check: build checkcuda
+check: build checkcuda checkdrawtext
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@echo "check: installing the shared libraries into build/inst (log: build/install.log)"
@@ -244,16 +247,26 @@ gpu-bundle: build checkcuda
 # checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
-CHECKCUDA_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
+CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
 checkcuda: build
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(OBJ)/checkcuda: tests/checkcuda.cpp $(CHECKCUDA_LIBS)
+$(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
+
+# checkdrawtext: drawtext_cuda's kernel code (kernels/drawtext_cuda.h) run
+# on the CPU against drawutils; a FATE test of make check runs it.
+CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavutil.a
+
+checkdrawtext: build
+	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
+
+$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h $(CHECKDRAWTEXT_LIBS)
+	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
 bench: build
 	@sh tools/bench.sh $(BUILD)

@@ -55,8 +55,13 @@ extern "C" {
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
 
+#include "libavutil/pixdesc.h"
+#include "libavfilter/cuda_kernels/drawtext_cuda.h"
+
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;
+extern const unsigned char ff_drawtext_cuda_ptx_data[];
+extern const unsigned int ff_drawtext_cuda_ptx_len;
 }
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
@@ -65,7 +70,7 @@ static CudaFunctions *cu;
 static tcuEventElapsedTime *event_elapsed;
 static CUcontext ctx;
 static CUmodule module;
-static CUfunction f_convert, f_me, f_encode, f_peak;
+static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
 static int passed, failed;
 
 #define CK(x) do {                                                          \
@@ -514,9 +519,146 @@ static void bench(void)
     cu->cuEventDestroy(e1);
 }
 
+/* ----------------------------------------------------------- drawtext */
+
+/*
+ * drawtext_cuda's kernel against its C twin dtc_draw_cpu() (whose
+ * agreement with drawutils checkdrawtext shows on the CPU): random
+ * pictures, atlases and operation lists, clipped by the filter's own
+ * dtc_rect_op/dtc_mask_op, launched as the filter launches it; more than
+ * one block's worth of operations in some cases.
+ */
+static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(fmt);
+    int linesize[4] = { 0 }, height[4] = { 0 };
+    std::vector<uint8_t> pic[4], twin[4], got[4];
+    std::vector<unsigned char> atlas(64 * 64 * 8);
+    std::vector<DTCOp> ops;
+    DTCChannel ch[DTC_MAX_CHANNELS];
+    DTCParams p;
+    char name[96];
+
+    for (auto &a : atlas)
+        a = rnd() % 3 ? rnd() : (rnd() & 1) * 255;
+    for (int c = 0; c < desc->nb_components; c++) {
+        int pl = desc->comp[c].plane;
+        int chroma = !(desc->flags & AV_PIX_FMT_FLAG_RGB) && (c == 1 || c == 2) &&
+                     desc->nb_components >= 3;
+        ch[c].hsub   = chroma ? desc->log2_chroma_w : 0;
+        ch[c].vsub   = chroma ? desc->log2_chroma_h : 0;
+        ch[c].width  = -((-w) >> ch[c].hsub);
+        ch[c].height = -((-h) >> ch[c].vsub);
+        ch[c].step   = desc->comp[c].step;
+        if (!linesize[pl]) {
+            linesize[pl] = ((ch[c].width * ch[c].step + 3 + 63) & ~63) + 64;
+            height[pl]   = ch[c].height;
+            pic[pl].resize((size_t)linesize[pl] * height[pl]);
+            for (auto &v : pic[pl])
+                v = rnd();
+            twin[pl] = pic[pl];
+        }
+        ch[c].linesize = linesize[pl];
+    }
+    while ((int)ops.size() < nb_ops) {
+        DTCOp op;
+        int dst_w = rnd() % 3 ? w : 1 + rnd() % w, dst_h = rnd() % 3 ? h : 1 + rnd() % h;
+        int bw = 1 + rnd() % 40, bh = 1 + rnd() % 40;
+        int x = (int)(rnd() % (w + 50)) - 45, y = (int)(rnd() % (h + 50)) - 45;
+        unsigned a = rnd() % 4 == 0 ? 255 : rnd() & 255;
+        int drawn;
+        if (rnd() % 4 == 0) {
+            drawn = dtc_rect_op(&op, dst_w, dst_h, x, y, bw, bh, a);
+        } else {
+            int pitch = bw + rnd() % 24;
+            int off   = rnd() % (atlas.size() - (size_t)pitch * bh);
+            drawn = dtc_mask_op(&op, dst_w, dst_h, off, pitch, bw, bh, x, y, a);
+        }
+        if (!drawn)
+            continue;
+        for (int c = 0; c < DTC_MAX_CHANNELS; c++)
+            op.color[c] = rnd();
+        ops.push_back(op);
+    }
+
+    /* the C twin */
+    for (int c = 0; c < desc->nb_components; c++)
+        ch[c].data = (uintptr_t)(twin[desc->comp[c].plane].data() + desc->comp[c].offset);
+    dtc_draw_cpu(ch, desc->nb_components, ops.data(), (int)ops.size(), atlas.data());
+
+    /* the kernel */
+    DevBuf d_atlas(atlas.size()), d_ops(ops.size() * sizeof(DTCOp));
+    std::vector<DevBuf *> d_pic(4, (DevBuf *)NULL);
+    d_atlas.up(atlas.data(), atlas.size());
+    d_ops.up(ops.data(), ops.size() * sizeof(DTCOp));
+    memset(&p, 0, sizeof(p));
+    for (int pl = 0; pl < 4; pl++)
+        if (linesize[pl]) {
+            d_pic[pl] = new DevBuf(pic[pl].size());
+            d_pic[pl]->up(pic[pl].data(), pic[pl].size());
+        }
+    for (int c = 0; c < desc->nb_components; c++) {
+        p.ch[c] = ch[c];
+        p.ch[c].data = d_pic[desc->comp[c].plane]->p + desc->comp[c].offset;
+    }
+    p.nb_channels = desc->nb_components;
+    p.ops    = d_ops.p;
+    p.atlas  = d_atlas.p;
+    p.nb_ops = (int)ops.size();
+    p.x0 = p.y0 = 1 << 30;
+    p.x1 = p.y1 = -(1 << 30);
+    for (const DTCOp &op : ops) {
+        p.x0 = std::min(p.x0, op.x0); p.y0 = std::min(p.y0, op.y0);
+        p.x1 = std::max(p.x1, op.x1); p.y1 = std::max(p.y1, op.y1);
+    }
+    void *args[] = { &p };
+    CK(cu->cuLaunchKernel(f_drawtext, (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1,
+                          (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1, p.nb_channels,
+                          DTC_BLOCK_W, DTC_BLOCK_H, 1, 0, NULL, args, NULL));
+    CK(cu->cuStreamSynchronize(NULL));
+
+    std::string detail;
+    for (int pl = 0; pl < 4 && detail.empty(); pl++) {
+        if (!linesize[pl])
+            continue;
+        got[pl].resize(pic[pl].size());
+        d_pic[pl]->down(got[pl].data(), got[pl].size());
+        for (size_t i = 0; i < got[pl].size(); i++)
+            if (got[pl][i] != twin[pl][i]) {
+                char b[160];
+                snprintf(b, sizeof(b), "plane %d byte %zu (line %zu): kernel %d, C twin %d, input %d",
+                         pl, i % linesize[pl], i / linesize[pl], got[pl][i], twin[pl][i], pic[pl][i]);
+                detail = b;
+                break;
+            }
+    }
+    for (DevBuf *b : d_pic)
+        delete b;
+    snprintf(name, sizeof(name), "drawtext %s %dx%d, %d ops", desc->name, w, h, nb_ops);
+    report(name, detail.empty(), detail);
+}
+
+static void test_drawtext(void)
+{
+    static const enum AVPixelFormat formats[] = {
+        AV_PIX_FMT_YUV420P, AV_PIX_FMT_NV12,    AV_PIX_FMT_YUV444P,
+        AV_PIX_FMT_0RGB,    AV_PIX_FMT_0BGR,    AV_PIX_FMT_RGB0,   AV_PIX_FMT_BGR0,
+        AV_PIX_FMT_YUYV422, AV_PIX_FMT_UYVY422, AV_PIX_FMT_RGB24,  AV_PIX_FMT_BGR24,
+        AV_PIX_FMT_GRAY8,
+    };
+    static const int sizes[][3] = { { 1, 1, 3 }, { 33, 17, 40 }, { 97, 63, 300 },
+                                    { 321, 241, 700 } };
+    printf("drawtext_cuda kernel against dtc_draw_cpu:\n");
+    for (enum AVPixelFormat f : formats)
+        for (const auto &s : sizes)
+            test_drawtext_case(f, s[0], s[1], s[2]);
+}
+
 /* -------------------------------------------------------------- main */
 
-static std::string load_ptx(const char *path)
+static std::string load_ptx(const char *path,
+                            const unsigned char *d = ff_c63_cuda_ptx_data,
+                            unsigned len = ff_c63_cuda_ptx_len)
 {
     std::string out;
     if (path) {
@@ -532,8 +674,6 @@ static std::string load_ptx(const char *path)
         fclose(f);
         return out;
     }
-    const unsigned char *d = ff_c63_cuda_ptx_data;
-    unsigned len = ff_c63_cuda_ptx_len;
     if (len < 2 || d[0] != 0x1f || d[1] != 0x8b)
         return std::string((const char *)d, strnlen((const char *)d, len));
 
@@ -597,6 +737,10 @@ int main(int argc, char **argv)
     CK(cu->cuModuleGetFunction(&f_me,      module, "c63_me"));
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
     CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
+    CUmodule dt_module;
+    std::string dt_ptx = load_ptx(NULL, ff_drawtext_cuda_ptx_data, ff_drawtext_cuda_ptx_len);
+    CK(cu->cuModuleLoadData(&dt_module, dt_ptx.c_str()));
+    CK(cu->cuModuleGetFunction(&f_drawtext, dt_module, "drawtext_cuda"));
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);
@@ -606,11 +750,13 @@ int main(int argc, char **argv)
     test_convert();
     test_me();
     test_encode();
+    test_drawtext();
     if (do_bench)
         bench();
 
     printf("%d passed, %d failed\n", passed, failed);
     cu->cuModuleUnload(module);
+    cu->cuModuleUnload(dt_module);
     cu->cuCtxDestroy(ctx);
     cuda_free_functions(&cu);
     return failed ? 1 : 0;

@@ -15,13 +15,19 @@
 # the commands do not depend on how the tree was configured. The bundle is
 # refused unless it holds exactly the tests the tree defines, and run.sh
 # counts a test that left no result as failed.
+#
+# The shared libraries ffmpeg needs beyond the C library and the driver
+# (FreeType, HarfBuzz, fontconfig, FriBidi and theirs, as ldd lists them)
+# go into lib/, which run.sh puts on LD_LIBRARY_PATH, and the font the
+# drawtext tests name into fonts/ (DRAWTEXT_FONT), so that the bundle runs
+# on a machine without those packages.
 set -eu
 BUILD=$1 OBJ=$2 G=$3
 rm -rf "$G"
 mkdir -p "$G/src/tests" "$G/tests/data/fate"
 G=$(cd "$G" && pwd)
 cp "$OBJ/ffmpeg" "$OBJ/ffprobe" "$G/"
-for f in "$OBJ"/checkcuda "$OBJ"/tests/checkc63; do
+for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
     [ -x "$f" ] && cp "$f" "$G/"
 done
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
@@ -29,6 +35,17 @@ for f in $(cd "$OBJ" && find . -name '*.ptx'); do
 done
 # the CUDA fault-injection library (tests/fault), built here
 ${CC:-cc} -shared -fPIC -O2 -o "$G/cudafault.so" "$(dirname "$0")/../tests/fault/cudafault.c" -ldl
+# non-system shared libraries, and the test font
+mkdir -p "$G/lib" "$G/fonts"
+ldd "$OBJ/ffmpeg" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' |
+while read -r name path; do
+    case $name in
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|ld-linux*|libcuda.so*|linux-vdso*) ;;
+    *) cp -L "$path" "$G/lib/$name" ;;
+    esac
+done
+font=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+cp "$font" "$G/fonts/DejaVuSans.ttf"
 # the cudadiff kernel benchmark, built here
 sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
@@ -76,6 +93,8 @@ fi
     echo 'cd "$(dirname "$0")" || exit 1'
     echo 'G=$(pwd)'
     echo 'export PATH="$G:$PATH"'
+    echo 'export LD_LIBRARY_PATH="$G/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
+    echo 'export DRAWTEXT_FONT="$G/fonts/DejaVuSans.ttf"'
     echo '# --faults: only the CUDA fault injection (tests/fault/run-faults.sh)'
     echo 'if [ "${1:-}" = --faults ]; then'
     echo '    sh src/tests/c63/fault/run-faults.sh "$G/ffmpeg" "$G/cudafault.so" "${2:-2}"; exit'

@@ -19,6 +19,13 @@ command -v patch   >/dev/null 2>&1 || need="$need patch"
 command -v perl    >/dev/null 2>&1 || need="$need perl"
 command -v makeinfo >/dev/null 2>&1 || need="$need texinfo"   # HTML manual (make install)
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
+# drawtext and drawtext_cuda: text rendering, shaping, font lookup, and the
+# font the tests name.
+pkg-config --exists freetype2  2>/dev/null || need="$need libfreetype-dev"
+pkg-config --exists harfbuzz   2>/dev/null || need="$need libharfbuzz-dev"
+pkg-config --exists fontconfig 2>/dev/null || need="$need libfontconfig-dev"
+pkg-config --exists fribidi    2>/dev/null || need="$need libfribidi-dev"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 
 have_clang() {
     for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do

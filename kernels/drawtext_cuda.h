@@ -1,0 +1,223 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Draw operations of drawtext_cuda, shared by the filter (host, C), its
+ * kernel (device, CUDA C++) and the C twin in tests/checkcuda.cpp.
+ *
+ * The filter records drawtext's ff_blend_rectangle() and ff_blend_mask()
+ * calls as a list of operations, each clipped exactly as drawutils clips
+ * it. The kernel then computes every sample of every colour channel in the
+ * union of the operations' rectangles, applying the operations in order
+ * with dtc_blend_sample(), which is drawutils' arithmetic written per
+ * sample: for a subsampled channel, the sample covers (1 << hsub) x
+ * (1 << vsub) luma positions, of which the operation covers some; drawutils
+ * blends such a partly covered sample with the alpha scaled by the covered
+ * count (rectangles) or with the sum of the covered mask values (masks),
+ * always shifted by the full subsampling.
+ *
+ * Plain C types only, so that both sides lay the structures out
+ * identically.
+ */
+
+#ifndef AVFILTER_CUDA_KERNELS_DRAWTEXT_CUDA_H
+#define AVFILTER_CUDA_KERNELS_DRAWTEXT_CUDA_H
+
+/** Threads per block: DTC_BLOCK_W x DTC_BLOCK_H samples of one channel. */
+#define DTC_BLOCK_W 32
+#define DTC_BLOCK_H 8
+#define DTC_BLOCK   (DTC_BLOCK_W * DTC_BLOCK_H)
+
+#define DTC_MAX_CHANNELS 4
+
+#define DTC_OP_RECT 0   ///< ff_blend_rectangle()
+#define DTC_OP_MASK 1   ///< ff_blend_mask() with an 8-bit mask
+
+/** One draw operation; coordinates in luma samples, clipped, half-open. */
+typedef struct DTCOp {
+    int x0, y0, x1, y1;
+    int type;                   ///< DTC_OP_*
+    unsigned int alpha;         ///< drawutils' alpha for this colour
+    int mask;                   ///< atlas offset of the mask value at (x0, y0)
+    int pitch;                  ///< mask bytes per line
+    unsigned char color[DTC_MAX_CHANNELS]; ///< value per channel
+} DTCOp;
+
+/** One colour component of the frame. */
+typedef struct DTCChannel {
+    unsigned long long data;    ///< first sample (CUdeviceptr of the plane + offset)
+    int linesize;               ///< bytes per line
+    int step;                   ///< bytes between samples
+    int hsub, vsub;             ///< log2 subsampling
+    int width, height;          ///< samples
+} DTCChannel;
+
+typedef struct DTCParams {
+    DTCChannel ch[DTC_MAX_CHANNELS];
+    unsigned long long ops;     ///< DTCOp[nb_ops] (CUdeviceptr)
+    unsigned long long atlas;   ///< glyph masks (CUdeviceptr)
+    int nb_channels;
+    int nb_ops;
+    int x0, y0, x1, y1;         ///< union of the operations, luma samples
+} DTCParams;
+
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define DTC_FUNC static __device__ __inline__
+#else
+#define DTC_FUNC static inline
+#endif
+
+/**
+ * Apply one operation to sample (sx, sy) of channel c, whose value is v;
+ * return the new value. Bit for bit ff_blend_rectangle()/ff_blend_mask()
+ * for 8-bit components.
+ */
+DTC_FUNC unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
+                                   const unsigned char *atlas, int c,
+                                   int hsub, int vsub, int sx, int sy)
+{
+    int cx0 = sx << hsub, cx1 = (sx + 1) << hsub;
+    int cy0 = sy << vsub, cy1 = (sy + 1) << vsub;
+    unsigned src = op->color[c], a;
+
+    if (cx0 < op->x0) cx0 = op->x0;
+    if (cx1 > op->x1) cx1 = op->x1;
+    if (cy0 < op->y0) cy0 = op->y0;
+    if (cy1 > op->y1) cy1 = op->y1;
+    if (cx0 >= cx1 || cy0 >= cy1)
+        return v;
+
+    if (op->type == DTC_OP_RECT) {
+        /* blend_line(): partial lines at alpha >> 1, partial columns
+         * scaled by their count */
+        a = cy1 - cy0 == 1 << vsub ? op->alpha : op->alpha >> 1;
+        a = ((unsigned)(cx1 - cx0) * a) >> hsub;
+        return (v * (0x1010101 - a) + src * a) >> 24;
+    } else {
+        /* blend_pixel(): the sum of the covered mask values */
+        const unsigned char *m = atlas + op->mask + (cy0 - op->y0) * op->pitch;
+        unsigned t = 0;
+        for (int y = cy0; y < cy1; y++) {
+            for (int x = cx0; x < cx1; x++)
+                t += m[x - op->x0];
+            m += op->pitch;
+        }
+        a = (t >> (hsub + vsub)) * op->alpha;
+        return ((0x1010101 - a) * v + a * src) >> 24;
+    }
+}
+
+/** Quick test: does the operation touch sample (sx, sy)? */
+DTC_FUNC int dtc_touches(const DTCOp *op, int hsub, int vsub, int sx, int sy)
+{
+    return (sx + 1) << hsub > op->x0 && sx << hsub < op->x1 &&
+           (sy + 1) << vsub > op->y0 && sy << vsub < op->y1;
+}
+
+/* Clip [*x, *x + *w[ to [0, wmax[ as drawutils' clip_interval(). */
+DTC_FUNC void dtc_clip_interval(int wmax, int *x, int *w, int *dx)
+{
+    *dx = 0;
+    if (*x < 0) {
+        *dx = -*x;
+        *w += *x;
+        *x  = 0;
+    }
+    if (*x + *w > wmax)
+        *w = wmax - *x;
+}
+
+/**
+ * Fill op (all but its colours) for
+ * ff_blend_rectangle(draw, color, dst, dst_linesize, dst_w, dst_h, x, y, w, h)
+ * with color->rgba[3] == a. Return 0 when drawutils would draw nothing.
+ */
+DTC_FUNC int dtc_rect_op(DTCOp *op, int dst_w, int dst_h,
+                         int x, int y, int w, int h, unsigned a)
+{
+    int dummy;
+    dtc_clip_interval(dst_w, &x, &w, &dummy);
+    dtc_clip_interval(dst_h, &y, &h, &dummy);
+    if (w <= 0 || h <= 0 || !a)
+        return 0;
+    op->x0    = x;
+    op->y0    = y;
+    op->x1    = x + w;
+    op->y1    = y + h;
+    op->type  = DTC_OP_RECT;
+    op->alpha = 0x10203 * a + 0x2;
+    op->mask  = 0;
+    op->pitch = 0;
+    return 1;
+}
+
+/**
+ * Fill op (all but its colours) for
+ * ff_blend_mask(draw, color, dst, dst_linesize, dst_w, dst_h,
+ *               atlas + mask, pitch, w, h, 3, 0, x, y)
+ * with color->rgba[3] == a. Return 0 when drawutils would draw nothing.
+ */
+DTC_FUNC int dtc_mask_op(DTCOp *op, int dst_w, int dst_h, int mask, int pitch,
+                         int w, int h, int x, int y, unsigned a)
+{
+    int xm0, ym0;
+    dtc_clip_interval(dst_w, &x, &w, &xm0);
+    dtc_clip_interval(dst_h, &y, &h, &ym0);
+    if (w <= 0 || h <= 0 || !a)
+        return 0;
+    op->x0    = x;
+    op->y0    = y;
+    op->x1    = x + w;
+    op->y1    = y + h;
+    op->type  = DTC_OP_MASK;
+    op->alpha = (0x10307 * a + 0x3) >> 8;
+    op->mask  = mask + ym0 * pitch + xm0;
+    op->pitch = pitch;
+    return 1;
+}
+
+#if !(defined(__CUDACC__) || defined(__CUDA__))
+#include <stdint.h>
+
+/**
+ * The kernel's C twin: every sample of every channel (data are host
+ * pointers here), the operations applied in order.
+ */
+static inline void dtc_draw_cpu(const DTCChannel *ch, int nb_channels,
+                                const DTCOp *ops, int nb_ops,
+                                const unsigned char *atlas)
+{
+    for (int c = 0; c < nb_channels; c++) {
+        for (int sy = 0; sy < ch[c].height; sy++) {
+            for (int sx = 0; sx < ch[c].width; sx++) {
+                unsigned char *p = (unsigned char *)(uintptr_t)ch[c].data +
+                                   (long long)sy * ch[c].linesize + (long long)sx * ch[c].step;
+                unsigned v = *p;
+                for (int i = 0; i < nb_ops; i++)
+                    if (dtc_touches(&ops[i], ch[c].hsub, ch[c].vsub, sx, sy))
+                        v = dtc_blend_sample(v, &ops[i], atlas, c,
+                                             ch[c].hsub, ch[c].vsub, sx, sy);
+                *p = v;
+            }
+        }
+    }
+}
+#endif
+
+#endif /* AVFILTER_CUDA_KERNELS_DRAWTEXT_CUDA_H */

@@ -1,0 +1,99 @@
+# drawtext_cuda tests. Included from fate.mak; each test runs
+# tests/drawtext.sh (see there), whose output is compared with
+# tests/ref/<test>.
+#
+# Every GPU case fate-drawtext-cuda-X has a CPU twin fate-drawtext-X in
+# make check: drawtext alone, whose frame checksums are the reference that
+# both share. The GPU test runs drawtext and drawtext_cuda on the same
+# frames and fails on any difference.
+
+DRAWTEXT_SH = sh $(C63_TESTS)/drawtext.sh
+DRAWTEXT_FONT_OPT = fontfile=@FONT@
+
+# Odd sizes are cut from a larger picture (testsrc2 makes even sizes only).
+DRAWTEXT_SRC = testsrc2=s=1280x720:r=10:d=$(3),format=rgb24,crop=w=$(word 1,$(subst x, ,$(2))):h=$(word 2,$(subst x, ,$(2))):x=0:y=0
+
+DRAWTEXT_FORMATS = yuv420p nv12 yuv444p 0rgb 0bgr rgb0 bgr0 yuyv422 uyvy422 rgb24 bgr24 gray
+DRAWTEXT_SIZES   = 33x17 321x241 1280x720
+# Packed 4:2:2 at even widths: the twin converts to yuv422p and back, and
+# swscale drops the last pixel of an odd-width line when it packs.
+DRAWTEXT_SIZES_yuyv422 = 34x17 322x241 1280x720
+DRAWTEXT_SIZES_uyvy422 = $(DRAWTEXT_SIZES_yuyv422)
+DRAWTEXT_CASE_SIZE = $(if $(filter yuyv422 uyvy422,$(1)),162x97,161x97)
+
+# name, options (: separated, drawtext's syntax), duration
+DRAWTEXT_CASE_line     = $(DRAWTEXT_FONT_OPT):text=Hello World!:fontsize=20:fontcolor=white:x=5:y=3
+DRAWTEXT_CASE_lines    = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-lines.txt:fontsize=15:line_spacing=4:text_align=C:fontcolor=yellow:x=4:y=2
+DRAWTEXT_CASE_right    = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-lines.txt:fontsize=13:line_spacing=-2:text_align=R+B:boxw=200:boxh=80:box=1:boxcolor=black@0.5:fontcolor=white:x=3:y=1
+DRAWTEXT_CASE_box      = $(DRAWTEXT_FONT_OPT):text=Box:fontsize=24:box=1:boxcolor=blue@0.6:boxborderw=5|10|3|7:fontcolor=white:x=9:y=7
+DRAWTEXT_CASE_border   = $(DRAWTEXT_FONT_OPT):text=Border:fontsize=22:borderw=2:bordercolor=red:fontcolor=white:x=3:y=3
+DRAWTEXT_CASE_shadow   = $(DRAWTEXT_FONT_OPT):text=Shadow:fontsize=22:shadowx=3:shadowy=-2:shadowcolor=green@0.5:fontcolor=white:x=4:y=6
+DRAWTEXT_CASE_alpha    = $(DRAWTEXT_FONT_OPT):text=Alpha:fontsize=26:alpha=0.4:box=1:boxcolor=red:borderw=1:fontcolor=white:x=2:y=1
+DRAWTEXT_CASE_colors   = $(DRAWTEXT_FONT_OPT):text=Colours:fontsize=21:fontcolor=0xff8000@0.7:box=1:boxcolor=0x00ff00@0.3:borderw=1:bordercolor=0x2040ff@0.5:x=1:y=1
+DRAWTEXT_CASE_movein   = $(DRAWTEXT_FONT_OPT):text=Moving text:fontsize=18:fontcolor=white:box=1:boxcolor=black@0.4:boxborderw=3:x=n*53-80:y=n*29-30
+DRAWTEXT_CASE_moveout  = $(DRAWTEXT_FONT_OPT):text=Moving text:fontsize=18:fontcolor=cyan:borderw=2:shadowx=2:shadowy=2:x=w-n*41:y=h-n*23
+DRAWTEXT_CASE_expand   = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-expand.txt:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
+DRAWTEXT_CASE_reload   = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-lines.txt:reload=2:fontsize=12:fontcolor=white:x=0:y=0
+DRAWTEXT_CASE_enable   = $(DRAWTEXT_FONT_OPT):text=On and off:fontsize=16:fontcolor=white:box=1:x=2:y=2:enable=(n-1)*(n-6)*(n-8)
+DRAWTEXT_CASE_big      = $(DRAWTEXT_FONT_OPT):text=Big:fontsize=400:fontcolor=white@0.8:x=-20:y=-30
+DRAWTEXT_CASE_fix      = $(DRAWTEXT_FONT_OPT):text=Fixed bounds:fontsize=20:fix_bounds=1:borderw=3:fontcolor=white:x=w-20:y=h-5
+DRAWTEXT_CASE_empty    = $(DRAWTEXT_FONT_OPT):text=:box=1:boxw=10:boxh=6:boxcolor=red:x=3:y=3
+DRAWTEXT_CASE_missing  = $(DRAWTEXT_FONT_OPT):text=ツ→☃ x:fontsize=20:fontcolor=white:x=3:y=3
+DRAWTEXT_CASE_ybase    = $(DRAWTEXT_FONT_OPT):text=Baseline gy:fontsize=20:y_align=baseline:fontcolor=white:x=3:y=20
+DRAWTEXT_CASE_long     = $(DRAWTEXT_FONT_OPT):text=Very long text 01 with words digits 0123456789 and symbols +-*/=. Very long text 02 with words digits 0123456789 and symbols +-*/=. Very long text 03 with words digits 0123456789 and symbols +-*/=. Very long text 04 with words digits 0123456789 and symbols +-*/=. Very long text 05 with words digits 0123456789 and symbols +-*/=. Very long text 06 with words digits 0123456789 and symbols +-*/=. Very long text 07 with words digits 0123456789 and symbols +-*/=. Very long text 08 with words digits 0123456789 and symbols +-*/=.:fontsize=11:fontcolor=white:box=1:boxcolor=black@0.3:borderw=1:x=2:y=40
+DRAWTEXT_CASE_tc       = $(DRAWTEXT_FONT_OPT):timecode=01\\\:02\\\:03\\\:04:timecode_rate=25:fontsize=16:fontcolor=white:box=1:x=2:y=2:start_number=5
+
+DRAWTEXT_CASES = line lines right box border shadow alpha colors movein moveout \
+                 expand reload enable big fix empty missing ybase tc long
+
+# (name, format, size, duration)
+define DRAWTEXT_TEST
+fate-drawtext-$(1)-$(2)-$(3):      CMD = $$(DRAWTEXT_SH) cpu $$$$(target_path ffmpeg) "$$(call DRAWTEXT_SRC,,$(3),$(4))" $(2) "$$(DRAWTEXT_CASE_$(1))"
+fate-drawtext-cuda-$(1)-$(2)-$(3): CMD = $$(DRAWTEXT_SH) gpu $$$$(target_path ffmpeg) "$$(call DRAWTEXT_SRC,,$(3),$(4))" $(2) "$$(DRAWTEXT_CASE_$(1))"
+fate-drawtext-cuda-$(1)-$(2)-$(3): REF = $$(C63_TESTS)/ref/drawtext-$(1)-$(2)-$(3)
+FATE_DRAWTEXT_CPU += fate-drawtext-$(1)-$(2)-$(3)
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-$(1)-$(2)-$(3)
+endef
+
+# one line on every format at every size; every case on every format at
+# an odd size; the moving cases at every size too
+$(foreach f,$(DRAWTEXT_FORMATS),$(foreach s,$(or $(DRAWTEXT_SIZES_$(f)),$(DRAWTEXT_SIZES)),$(eval $(call DRAWTEXT_TEST,line,$(f),$(s),0.3))))
+$(foreach c,$(filter-out line,$(DRAWTEXT_CASES)),$(foreach f,$(DRAWTEXT_FORMATS),$(eval $(call DRAWTEXT_TEST,$(c),$(f),$(call DRAWTEXT_CASE_SIZE,$(f)),1))))
+$(foreach c,movein moveout,$(foreach f,yuv420p nv12 uyvy422 rgb24,$(foreach s,$(firstword $(or $(DRAWTEXT_SIZES_$(f)),$(DRAWTEXT_SIZES))) 1280x720,$(eval $(call DRAWTEXT_TEST,$(c),$(f),$(s),1)))))
+
+# Pipelines: a capture format through the text filter and the difference
+# filter (and the other way round, printing the difference statistics).
+DRAWTEXT_PIPE_SRC = testsrc2=s=322x242:r=10:d=1,noise=alls=20:allf=t,crop=w=322:h=241:x=0:y=0
+fate-drawtext-pipe-yuyv422:      CMD = POST=1 $(DRAWTEXT_SH) cpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" yuyv422 "$(DRAWTEXT_CASE_moveout)" threshold=20
+fate-drawtext-cuda-pipe-yuyv422: CMD = POST=1 $(DRAWTEXT_SH) gpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" yuyv422 "$(DRAWTEXT_CASE_moveout)" threshold=20
+fate-drawtext-pipe-nv12:         CMD = POST=1 $(DRAWTEXT_SH) cpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" nv12 "$(DRAWTEXT_CASE_box)" threshold=10:mode=diff
+fate-drawtext-cuda-pipe-nv12:    CMD = POST=1 $(DRAWTEXT_SH) gpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" nv12 "$(DRAWTEXT_CASE_box)" threshold=10:mode=diff
+fate-drawtext-sentratio-yuv420p:      CMD = $(DRAWTEXT_SH) cpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" yuv420p "$(DRAWTEXT_CASE_expand)" threshold=20
+fate-drawtext-cuda-sentratio-yuv420p: CMD = $(DRAWTEXT_SH) gpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" yuv420p "$(DRAWTEXT_CASE_expand)" threshold=20
+fate-drawtext-cuda-pipe-yuyv422:      REF = $(C63_TESTS)/ref/drawtext-pipe-yuyv422
+fate-drawtext-cuda-pipe-nv12:         REF = $(C63_TESTS)/ref/drawtext-pipe-nv12
+fate-drawtext-cuda-sentratio-yuv420p: REF = $(C63_TESTS)/ref/drawtext-sentratio-yuv420p
+FATE_DRAWTEXT_CPU += fate-drawtext-pipe-yuyv422 fate-drawtext-pipe-nv12 fate-drawtext-sentratio-yuv420p
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-pipe-yuyv422 fate-drawtext-cuda-pipe-nv12 fate-drawtext-cuda-sentratio-yuv420p
+
+# Without a GPU (make check): registered, options listed, clean failures.
+fate-drawtext-cuda-help:      CMD = $(DRAWTEXT_SH) help $$(target_path ffmpeg)
+fate-drawtext-cuda-swframes:  CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x"
+fate-drawtext-cuda-badexpr-cpu: CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x:fontsize=12+*"
+fate-drawtext-cuda-twinkernel: CMD = run checkdrawtext
+FATE_DRAWTEXT_CPU += fate-drawtext-cuda-help fate-drawtext-cuda-swframes \
+                     fate-drawtext-cuda-badexpr-cpu \
+                     fate-drawtext-cuda-twinkernel
+
+# With a GPU only: errors found when the filter is configured.
+fate-drawtext-cuda-badformat: CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=p010le,hwupload_cuda,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x"
+fate-drawtext-cuda-badexpr:   CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=nv12,hwupload_cuda,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x:x=w+*2"
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr
+
+# Included after fate.mak's generic REF: every CPU test and the GPU error
+# tests have a reference of their own name, each GPU twin its CPU twin's.
+$(FATE_DRAWTEXT_CPU) fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr: REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+
+$(FATE_DRAWTEXT_CPU) $(FATE_DRAWTEXT_GPU): $(C63_TESTS)/drawtext.sh
+FATE_C63_ALL += $(FATE_DRAWTEXT_CPU)
+FATE_C63_GPU += $(FATE_DRAWTEXT_GPU)

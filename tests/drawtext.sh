@@ -1,0 +1,107 @@
+#!/bin/sh
+# Test driver for drawtext_cuda and its CPU twin drawtext, called from
+# tests/drawtext.mak. Writes what the reference holds to stdout; exits
+# non-zero on any mismatch or unexpected result.
+#
+# The font is $DRAWTEXT_FONT, by default Debian's fonts-dejavu-core
+# DejaVuSans.ttf (the GPU bundle carries its own copy). In OPTS, @FONT@
+# stands for it and @SAMPLES@ for tests/samples.
+#
+#   drawtext.sh cpu|gpu FFMPEG SRC FORMAT OPTS [PRE]
+#       cpu (make check): the frame checksums of drawtext=OPTS on SRC in
+#       FORMAT. gpu (make check-gpu): also hwupload_cuda,drawtext_cuda=OPTS,
+#       hwdownload in the same run; the two must be identical, and the
+#       checksums printed are drawtext's, so that both modes share one
+#       reference. PRE (framediff/cudadiff options) puts the
+#       difference filter before the text filter, so that its metadata can
+#       be printed; POST=1 in the environment puts it after instead.
+#       yuyv422 and uyvy422 are drawn by drawtext as yuv422p (drawutils
+#       does not draw on packed 4:2:2), which is what drawtext_cuda does.
+#   drawtext.sh error FFMPEG SRC FILTERS
+#       expect ffmpeg to fail; print the filters' error messages.
+#   drawtext.sh help  FFMPEG
+#       the filter is registered and -h filter=drawtext_cuda lists the
+#       options.
+
+mode=$1 ffmpeg=$2
+shift 2
+
+here=$(cd "$(dirname "$0")" && pwd)
+font=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+if [ ! -r "$font" ]; then
+    echo "drawtext.sh: font $font not found: install fonts-dejavu-core or set DRAWTEXT_FONT" >&2
+    exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/drawtext.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+run_ffmpeg() {
+    "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 "$@"
+}
+
+subst() {
+    printf '%s' "$1" | sed "s|@FONT@|$font|g; s|@SAMPLES@|$here/samples|g"
+}
+
+hashes() {
+    grep -v '^#' "$1"
+}
+
+case $mode in
+cpu|gpu)
+    src=$1 fmt=$2 opts=$(subst "$3") pre=$4
+    case $fmt in
+    yuyv422|uyvy422) cpu="format=yuv422p,drawtext=$opts,format=$fmt" ;;
+    *)               cpu="drawtext=$opts" ;;
+    esac
+    gpu="drawtext_cuda=$opts"
+    if [ -n "$pre" ]; then
+        if [ "$POST" = 1 ]; then
+            cpu="$cpu,framediff=$pre"
+            gpu="$gpu,cudadiff=$pre"
+        else
+            cpu="framediff=$pre,$cpu"
+            gpu="cudadiff=$pre,$gpu"
+        fi
+    fi
+    if [ $mode = cpu ]; then
+        run_ffmpeg -f lavfi -i "$src" -vf "format=$fmt,$cpu" \
+            -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
+    else
+        run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
+            -filter_complex "[0:v]format=$fmt,split[a][b];[a]$cpu[ca];[b]hwupload_cuda,$gpu,hwdownload,format=$fmt[ga]" \
+            -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
+            -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
+        hashes "$tmp/cpu.md5" > "$tmp/a"
+        hashes "$tmp/gpu.md5" > "$tmp/b"
+        if ! cmp -s "$tmp/a" "$tmp/b"; then
+            echo "drawtext_cuda and drawtext differ:"
+            diff "$tmp/a" "$tmp/b" | head -n 20
+            exit 1
+        fi
+    fi
+    hashes "$tmp/cpu.md5"
+    ;;
+error)
+    src=$1 filters=$(subst "$2")
+    if run_ffmpeg -f lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"; then
+        echo "ffmpeg succeeded, an error was expected"
+        exit 1
+    fi
+    echo "ffmpeg failed as expected:"
+    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$tmp/err" |
+        sed "s|$font|FONT|g; s|$here/samples|SAMPLES|g; s| \[Eval @ [^]]*\]||" |
+        grep -o "^\[drawtext.*\|^Impossible to convert between the formats supported by the filter '[^']*' and the filter '[^']*'"
+    ;;
+help)
+    run_ffmpeg -filters 2>/dev/null | grep -w 'drawtext\|drawtext_cuda' | sed 's/^ *//'
+    run_ffmpeg -h filter=drawtext_cuda > "$tmp/h" || exit 1
+    grep -q '^Filter drawtext_cuda' "$tmp/h" || { echo "no drawtext_cuda in -h"; exit 1; }
+    cat "$tmp/h"
+    ;;
+*)
+    echo "drawtext.sh: unknown mode $mode" >&2
+    exit 1
+    ;;
+esac
