@@ -39,14 +39,15 @@ NVHEADERS_TARBALL_OUT := $(BUILD)/nv-codec-headers_$(NVHEADERS_VERSION).orig.tar
 # Kernels are built to PTX for compute capability 7.5 and compiled for the
 # actual GPU by the driver. Floating-point contraction is off: the c63
 # transform must round each product and sum separately (docs/c63.md).
+CLANG ?= $(shell for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do \
+             command -v $$c 2>/dev/null && break; done)
 CUDA_COMPILER ?= clang
 ifeq ($(CUDA_COMPILER),nvcc)
 NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 NVCCFLAGS ?= -gencode arch=compute_75,code=compute_75 -O2 -fmad=false -Wno-deprecated-gpu-targets
 CUDA_FLAGS := --enable-cuda-nvcc --enable-nonfree
 else ifeq ($(CUDA_COMPILER),clang)
-NVCC      ?= $(shell for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do \
-                 command -v $$c 2>/dev/null && break; done)
+NVCC      ?= $(CLANG)
 NVCCFLAGS ?= --cuda-gpu-arch=sm_75 -O2 -ffp-contract=off -Wno-unknown-cuda-version
 CUDA_FLAGS := --enable-cuda-llvm
 else
@@ -116,7 +117,7 @@ SHARED_FLAGS := $(COMMON_FLAGS) \
     $(if $(HAVE_SDL2),--enable-sdl2 --enable-ffplay,--disable-ffplay)
 
 .PHONY: all build deps fetch prepare configure run check check-gpu checkcuda checkdrawtext \
-        install gpu-bundle bench clean distclean FORCE
+        check-asan check-valgrind fuzz install gpu-bundle bench clean distclean FORCE
 
 all: build
 
@@ -267,6 +268,81 @@ checkdrawtext: build
 
 $(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h $(CHECKDRAWTEXT_LIBS)
 	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
+
+# ------------------------------------------------------ sanitizers, fuzzing ---
+
+# make check-asan: the whole CPU FATE suite (checkc63 included) built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (clang) in build/asan;
+# any report fails the test it occurs in.
+ASAN := $(BUILD)/asan
+ASAN_FLAGS := $(CONFIGURE_FLAGS) --cc=$(CLANG) --cxx=$(subst clang,clang++,$(CLANG)) \
+    --toolchain=clang-asan-ubsan --disable-stripping
+export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
+
+$(ASAN)/.configure-flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(ASAN_FLAGS) $(CONFIGURE_ENV)' | cmp -s - $@ || echo '$(ASAN_FLAGS) $(CONFIGURE_ENV)' > $@
+
+$(ASAN)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(ASAN)/.configure-flags
+	cd $(ASAN) && $(CONFIGURE_ENV) $(SRC)/configure $(ASAN_FLAGS) > configure.log 2>&1 || \
+	    { tail -n 30 $(ASAN)/configure.log; tail -n 40 $(ASAN)/ffbuild/config.log; exit 1; }
+	@touch $@
+
+check-asan: $(ASAN)/.configured
+	+$(MAKE) -C $(ASAN) -j$(JOBS) ffmpeg ffprobe
+	@rm -f $(ASAN)/tests/data/fate/*.rep
+	-+$(MAKE) -C $(ASAN) -j$(JOBS) -k fate-c63-all
+	@echo "check-asan: the CPU FATE suite under AddressSanitizer and UndefinedBehaviorSanitizer"
+	@sh tests/summary.sh $(ASAN) $$($(MAKE) -s --no-print-directory -C $(ASAN) fate-c63-list)
+
+# make check-valgrind: a representative subset (decode, encode, each
+# filter, each error path) under valgrind memcheck (tests/valgrind.sh).
+check-valgrind: build
+	@sh tests/valgrind.sh $(BUILD)
+
+# make fuzz: libFuzzer targets built with clang and
+# -fsanitize=fuzzer,address,undefined in build/fuzz: FFmpeg's own
+# tools/target_dec_fuzzer.c for the c63 decoder (and the parser through
+# it), tools/target_dem_fuzzer.c for the c63 demuxer, and
+# tests/fuzz/target_framediffapply_fuzzer.c for hostile difference lists;
+# each runs FUZZ_SECONDS (tests/fuzz/run-fuzz.sh).
+FUZZ := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer
+FUZZ_FLAGS := --cc=$(CLANG) --cxx=$(subst clang,clang++,$(CLANG)) \
+    --toolchain=clang-asan-ubsan-fuzz --enable-ossfuzz --disable-stripping \
+    --disable-autodetect --disable-everything --disable-programs --disable-doc \
+    --enable-pthreads --enable-zlib --enable-gpl \
+    --enable-decoder=c63 --enable-parser=c63 --enable-demuxer=c63 --enable-protocol=file \
+    --enable-filter=framediffapply,buffer,buffersink,format,null
+
+$(FUZZ)/.configure-flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(FUZZ_FLAGS)' | cmp -s - $@ || echo '$(FUZZ_FLAGS)' > $@
+
+$(FUZZ)/.configured: $(BUILD)/.prepared $(FUZZ)/.configure-flags
+	cd $(FUZZ) && $(SRC)/configure $(FUZZ_FLAGS) > configure.log 2>&1 || \
+	    { tail -n 30 $(FUZZ)/configure.log; tail -n 40 $(FUZZ)/ffbuild/config.log; exit 1; }
+	@touch $@
+
+FUZZ_LIBS = $(FUZZ)/libavfilter/libavfilter.a $(FUZZ)/libavformat/libavformat.a \
+            $(FUZZ)/libavcodec/libavcodec.a $(FUZZ)/libswscale/libswscale.a \
+            $(FUZZ)/libswresample/libswresample.a $(FUZZ)/libavutil/libavutil.a
+
+$(FUZZ)/target_framediffapply_fuzzer: tests/fuzz/target_framediffapply_fuzzer.c $(FUZZ)/.built
+	$(CLANG) -O1 -g -fsanitize=fuzzer,address,undefined -I$(SRC) -I$(FUZZ) -o $@ $< \
+	    $(FUZZ_LIBS) -lm -lz -lpthread
+
+$(FUZZ)/.built: $(FUZZ)/.configured FORCE
+	@mkdir -p $(FUZZ)/tools
+	+$(MAKE) -C $(FUZZ) -j$(JOBS) tools/target_dec_c63_fuzzer tools/target_dem_c63_fuzzer \
+	    $(subst $(FUZZ)/,,$(FUZZ_LIBS))
+	@cp $(FUZZ)/tools/target_dec_c63_fuzzer $(FUZZ)/tools/target_dem_c63_fuzzer $(FUZZ)/
+	@touch $@
+
+fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer
+	@sh tests/fuzz/run-fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build
 	@sh tools/bench.sh $(BUILD)

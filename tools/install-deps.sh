@@ -3,7 +3,7 @@
 # root; otherwise print the exact apt-get line to run.
 #
 # CUDA_COMPILER=clang (the default) needs Debian's clang, any version from
-# 14 on; CUDA_COMPILER=nvcc needs NVIDIA's CUDA toolkit, which is not in
+# 14 on (and its sanitizer runtimes for make check-asan and make fuzz); CUDA_COMPILER=nvcc needs NVIDIA's CUDA toolkit, which is not in
 # Debian main and is not installed here.
 set -eu
 
@@ -18,6 +18,7 @@ command -v diff    >/dev/null 2>&1 || need="$need diffutils"
 command -v patch   >/dev/null 2>&1 || need="$need patch"
 command -v perl    >/dev/null 2>&1 || need="$need perl"
 command -v makeinfo >/dev/null 2>&1 || need="$need texinfo"   # HTML manual (make install)
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"  # make check-valgrind
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
 # drawtext and drawtext_cuda: text rendering, shaping, font lookup, and the
 # font the tests name.
@@ -33,6 +34,18 @@ have_clang() {
     done
     return 1
 }
+
+# clang's sanitizer and libFuzzer runtimes (make check-asan, make fuzz)
+have_clang_rt() {
+    for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
+        command -v $c >/dev/null 2>&1 || continue
+        echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
+            $c -fsanitize=fuzzer,address,undefined -x c - -o /dev/null 2>/dev/null
+        return
+    done
+    return 1
+}
+have_clang_rt || need="$need libclang-rt-dev"
 
 case "${CUDA_COMPILER:-clang}" in
 clang)
