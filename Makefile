@@ -75,6 +75,7 @@ PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
          libavfilter/cudadiff:libavfilter_cudadiff \
+         libavfilter/mestimate_cuda:libavfilter_mestimate \
          libavcodec/cuda_kernels:kernels \
          libavfilter/cuda_kernels:kernels \
          tests/c63:tests
@@ -92,6 +93,7 @@ COMPONENTS := \
     --enable-filter=scale,format,psnr,ssim,hwupload_cuda,hwupload,hwdownload,scale_cuda \
     --enable-filter=metadata,testsrc2,mandelbrot,noise,null,trim,setpts,fps,crop,pad,split,select \
     --enable-filter=cudadiff,framediff,framediffapply \
+    --enable-filter=mestimate,mestimate_cuda,codecview \
     --enable-filter=aformat,anull,atrim,aresample
 
 COMMON_FLAGS := \
@@ -244,7 +246,7 @@ gpu-bundle: build checkcuda
 # checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
-CHECKCUDA_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
+CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
 checkcuda: build
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda
