@@ -306,6 +306,16 @@ ME_FUNC unsigned long long me_esa_key(const MESearch *s, const MEWindow *w,
     return cost << 32 | ((x == x_mb && y == y_mb) ? 0 : i + 1);
 }
 
+/** me_esa_key() over the staged copy *st that me_esa_stage() made. */
+ME_FUNC unsigned long long me_esa_key_staged(const MESearch *st, const MEWindow *w,
+                                             int x_mb, int y_mb, unsigned int i)
+{
+    const unsigned int ww = (unsigned int)(w->x_max - w->x_min + 1);
+    const int x = w->x_min + (int)(i % ww), y = w->y_min + (int)(i / ww);
+    const unsigned long long cost = me_sad(st, 0, 0, x - w->x_min, y - w->y_min);
+    return cost << 32 | ((x == x_mb && y == y_mb) ? 0 : i + 1);
+}
+
 /** The position of a key's candidate (rank 0: the block's own position). */
 ME_FUNC void me_esa_pos(const MEWindow *w, int x_mb, int y_mb,
                         unsigned long long key, int *mv)
@@ -319,6 +329,50 @@ ME_FUNC void me_esa_pos(const MEWindow *w, int x_mb, int y_mb,
         mv[0] = w->x_min + (int)((rank - 1) % ww);
         mv[1] = w->y_min + (int)((rank - 1) / ww);
     }
+}
+
+/*
+ * Staging for mestimate_esa: the block of cur and the part of ref its
+ * window reads are copied into buf (stride bytes a line: the block's mb_size
+ * lines, then the window's lines), and *st becomes a search over buf:
+ * st->cur is the block, st->ref the window's top left position, so that
+ * me_esa_key_staged(st, ...) reads the bytes me_esa_key(s, ...) reads. Items t, t + n,
+ * t + 2n... are copied: each of n threads calls it with its own t (the
+ * kernel), or one caller for every t (the C test). stride must be at least
+ * the window's width plus mb_size - 1, and buf hold mb_size plus the
+ * window's height plus mb_size - 1 lines (me_esa_stage_size()).
+ */
+ME_FUNC void me_esa_stage_size(int mb_size, int search_param, int x_max, int y_max,
+                               int *stride, int *lines)
+{
+    /* the widest window: 2 * search_param + 1 positions, at most all of them */
+    long long wx = 2LL * search_param, wy = 2LL * search_param;
+    if (wx > x_max) wx = x_max;
+    if (wy > y_max) wy = y_max;
+    *stride = (int)wx + mb_size;
+    *lines  = mb_size + (int)wy + mb_size;
+}
+
+ME_FUNC void me_esa_stage(const MESearch *s, const MEWindow *w, int x_mb, int y_mb,
+                          unsigned char *buf, int stride, int t, int n, MESearch *st)
+{
+    const int mb = s->mb_size;
+    const int cols = w->x_max - w->x_min + mb, rows = w->y_max - w->y_min + mb;
+    unsigned char *rbuf = buf + (long long)mb * stride;
+    int i;
+
+    for (i = t; i < mb * mb; i += n) {
+        const int r = i / mb, c = i % mb;
+        buf[r * stride + c] = s->cur[(long long)(y_mb + r) * s->linesize + x_mb + c];
+    }
+    for (i = t; i < rows * cols; i += n) {
+        const int r = i / cols, c = i % cols;
+        rbuf[r * stride + c] = s->ref[(long long)(w->y_min + r) * s->linesize + w->x_min + c];
+    }
+    *st = *s;
+    st->linesize = stride;
+    st->cur = buf;
+    st->ref = rbuf;
 }
 
 #endif /* KERNELS_ME_SEARCH_H */

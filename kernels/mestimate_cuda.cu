@@ -28,6 +28,9 @@
  *                    block: each thread takes every MESTIMATE_ESA_THREADS-th
  *                    candidate of the window, and the smallest me_esa_key()
  *                    wins, which is ff_me_search_esa's choice (mb_size <= 256)
+ *   mestimate_esa_staged  the same, reading a copy of the block and its
+ *                    window in shared memory (me_esa_stage()); used where
+ *                    that copy fits in MESTIMATE_STAGE_MAX bytes
  *
  * Both write one (x, y) pair of int per block, in raster order of the
  * blocks, at mvs: the position of the best match in the reference.
@@ -97,6 +100,51 @@ mestimate_esa(const unsigned char *cur, const unsigned char *ref,
     n = me_esa_count(&w);
     for (c = t; c < n; c += MESTIMATE_ESA_THREADS) {
         unsigned long long kc = me_esa_key(&s, &w, x_mb, y_mb, c);
+        k = kc < k ? kc : k;
+    }
+    best[t] = k;
+    __syncthreads();
+    for (step = MESTIMATE_ESA_THREADS / 2; step > 0; step >>= 1) {
+        if (t < step && best[t + step] < best[t])
+            best[t] = best[t + step];
+        __syncthreads();
+    }
+    if (!t) {
+        int mv[2];
+        const int i = by * b_width + bx;
+        me_esa_pos(&w, x_mb, y_mb, best[0], mv);
+        mvs[2 * i]     = mv[0];
+        mvs[2 * i + 1] = mv[1];
+    }
+}
+
+/* mestimate_esa with the block and its window first copied to shared memory
+ * (me_esa_stage()): stride and the dynamic shared size from
+ * me_esa_stage_size(), as the filter computes them. */
+__global__ void __launch_bounds__(MESTIMATE_ESA_THREADS)
+mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
+                     int linesize, int mb_size, int log2_mb, int search_param,
+                     int b_width, int b_height, int stride, int *mvs)
+{
+    extern __shared__ unsigned char stage[];
+    __shared__ unsigned long long best[MESTIMATE_ESA_THREADS];
+    const int t = threadIdx.x;
+    const int bx = blockIdx.x, by = blockIdx.y;
+    const int x_mb = bx << log2_mb, y_mb = by << log2_mb;
+    unsigned long long k = ~0ULL;
+    unsigned int n, c;
+    MEWindow w;
+    MESearch s, st;
+    int step;
+
+    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+             (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
+    w = me_window(&s, x_mb, y_mb);
+    me_esa_stage(&s, &w, x_mb, y_mb, stage, stride, t, MESTIMATE_ESA_THREADS, &st);
+    __syncthreads();
+    n = me_esa_count(&w);
+    for (c = t; c < n; c += MESTIMATE_ESA_THREADS) {
+        unsigned long long kc = me_esa_key_staged(&st, &w, x_mb, y_mb, c);
         k = kc < k ? kc : k;
     }
     best[t] = k;

@@ -29,6 +29,8 @@
 #define MESTIMATE_ESA_THREADS 256
 /** Largest mb_size mestimate_esa serves (costs below 2^32). */
 #define MESTIMATE_ESA_MAX_MB  256
+/** Most dynamic shared memory mestimate_esa_staged is given (bytes). */
+#define MESTIMATE_STAGE_MAX   (40 * 1024)
 /** Threads per block of mestimate_block. */
 #define MESTIMATE_BLOCK_THREADS 64
 

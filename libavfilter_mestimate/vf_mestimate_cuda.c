@@ -67,6 +67,9 @@ typedef struct MECudaContext {
     CUmodule   cu_module;
     CUfunction cu_func_block;
     CUfunction cu_func_esa;
+    CUfunction cu_func_esa_staged;
+    int stage_stride;               ///< mestimate_esa_staged: stride of the copy
+    unsigned stage_bytes;           ///< and its size; 0: not used
     CUdeviceptr d_mvs;              ///< 2 directions x b_count x (x, y) int
     int *mvs;                       ///< host copy
 
@@ -145,6 +148,8 @@ static int alloc_device(AVFilterContext *ctx)
                                                 "mestimate_block"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_esa, s->cu_module,
                                                 "mestimate_esa"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_esa_staged, s->cu_module,
+                                                "mestimate_esa_staged"))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mvs, size))) < 0)
         goto fail;
 
@@ -210,6 +215,17 @@ static int config_props(AVFilterLink *outlink)
         return AVERROR(EINVAL);
     }
 
+    {
+        /* esa: the block and its window in shared memory where they fit */
+        int stride, lines;
+        me_esa_stage_size(1 << s->log2_mb_size, s->search_param,
+                          (s->b_width - 1) << s->log2_mb_size,
+                          (s->b_height - 1) << s->log2_mb_size, &stride, &lines);
+        s->stage_stride = stride;
+        s->stage_bytes  = (int64_t)stride * lines <= MESTIMATE_STAGE_MAX ?
+                          (unsigned)stride * lines : 0;
+    }
+
     s->hwctx     = frames_ctx->device_ctx->hwctx;
     s->sw_format = frames_ctx->sw_format;
     s->w         = inlink->w;
@@ -257,7 +273,15 @@ static int search(AVFilterContext *ctx)
         int linesize = s->cur->linesize[0], mb = mb_size, log2_mb = s->log2_mb_size;
         int p = s->search_param, bw = s->b_width, bh = s->b_height, method = s->method;
 
-        if (s->method == AV_ME_METHOD_ESA && mb_size <= MESTIMATE_ESA_MAX_MB) {
+        if (s->method == AV_ME_METHOD_ESA && mb_size <= MESTIMATE_ESA_MAX_MB &&
+            s->stage_bytes) {
+            int stride = s->stage_stride;
+            void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh,
+                             &stride, &mvs };
+            ret = CHECK_CU(cu->cuLaunchKernel(s->cu_func_esa_staged, bw, bh, 1,
+                                              MESTIMATE_ESA_THREADS, 1, 1,
+                                              s->stage_bytes, stream, args, NULL));
+        } else if (s->method == AV_ME_METHOD_ESA && mb_size <= MESTIMATE_ESA_MAX_MB) {
             void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &mvs };
             ret = CHECK_CU(cu->cuLaunchKernel(s->cu_func_esa, bw, bh, 1,
                                               MESTIMATE_ESA_THREADS, 1, 1,

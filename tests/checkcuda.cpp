@@ -66,6 +66,7 @@ extern const unsigned char ff_mestimate_cuda_ptx_data[];
 extern const unsigned int ff_mestimate_cuda_ptx_len;
 }
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
+#include "libavfilter/cuda_kernels/me_search.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -74,7 +75,7 @@ static tcuEventElapsedTime *event_elapsed;
 static CUcontext ctx;
 static CUmodule module, me_module;
 static CUfunction f_convert, f_me, f_encode, f_peak;
-static CUfunction f_mest_block, f_mest_esa;
+static CUfunction f_mest_block, f_mest_esa, f_mest_staged;
 static int passed, failed;
 
 #define CK(x) do {                                                          \
@@ -412,13 +413,19 @@ static const struct { const char *name; MESearchFunc f; } mest_methods[] = {
     { "hexbs", ff_me_search_hexbs },
 };
 
-/* One direction of mestimate_cuda on a plane pair: kernel esa (the parallel
- * exhaustive search) or the per-block kernel for method (1..7). */
+/* One direction of mestimate_cuda on a plane pair: kernel esa 1
+ * (mestimate_esa) or 2 (mestimate_esa_staged, which the filter uses where
+ * its copy fits), or 0: the per-block kernel for method (1..7). */
 static void run_mestimate(CUdeviceptr cur, CUdeviceptr ref, int linesize, int log2_mb, int p,
-                          int bw, int bh, int method, bool esa, CUdeviceptr mvs)
+                          int bw, int bh, int method, int esa, CUdeviceptr mvs)
 {
     int mb = 1 << log2_mb;
-    if (esa) {
+    if (esa == 2) {
+        int stride, lines;
+        me_esa_stage_size(mb, p, (bw - 1) << log2_mb, (bh - 1) << log2_mb, &stride, &lines);
+        void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &stride, &mvs };
+        launch(f_mest_staged, bw, bh, MESTIMATE_ESA_THREADS, 1, (unsigned)(stride * lines), args);
+    } else if (esa) {
         void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &mvs };
         launch(f_mest_esa, bw, bh, MESTIMATE_ESA_THREADS, 1, 0, args);
     } else {
@@ -435,8 +442,8 @@ static void test_mestimate(void)
     static const int params[] = { 4, 7, 32 };
     static const Content contents[] = { SMOOTH, FEW_LEVELS, FLAT, RANDOM };
 
-    for (int m = 0; m < 8; m++) {          /* 7: esa through mestimate_esa */
-        const bool esa = m == 7;
+    for (int m = 0; m < 9; m++) {   /* 7, 8: esa through mestimate_esa(_staged) */
+        const int esa = m < 7 ? 0 : m - 6;
         const int method = esa ? AV_ME_METHOD_ESA : m + 1;
         for (int mb : mbs) {
             std::string detail;
@@ -484,6 +491,7 @@ static void test_mestimate(void)
             char name[96];
             snprintf(name, sizeof(name), "mestimate %s mb_size %d%s",
                      esa ? "esa" : mest_methods[m].name, mb,
+                     esa == 2 ? " (mestimate_esa_staged)" :
                      esa ? " (mestimate_esa)" : " (mestimate_block)");
             report(name, detail.empty() && searched > 0, detail.empty() ? "no block searched" : detail);
         }
@@ -513,8 +521,7 @@ static void bench_mestimate(CUevent e0, CUevent e1, double peak_rate)
                 int ny = std::min(y + p, (bh - 1) * mb) - std::max(0, y - p) + 1;
                 candidates += (double)nx * ny;
             }
-        for (int k = 0; k < 2; k++) {
-            const bool esa = k == 0;
+        for (int esa = 2; esa >= 0; esa--) {
             run_mestimate(dc.p, dr.p, w, log2_mb, p, bw, bh, AV_ME_METHOD_ESA, esa, dm.p);
             CK(cu->cuEventRecord(e0, NULL));
             for (int i = 0; i < reps; i++)
@@ -525,7 +532,8 @@ static void bench_mestimate(CUevent e0, CUevent e1, double peak_rate)
             double rate = candidates * mb * mb / (ms * 1e-3);
             printf("  %-16s esa mb16 p%-2d %8.3f ms/direction  %.0f candidates  "
                    "%.1f G byte-absdiff/s  %.1f%% of peak\n",
-                   esa ? "mestimate_esa" : "mestimate_block", p, ms, candidates,
+                   esa == 2 ? "mestimate_esa_staged" : esa ? "mestimate_esa" : "mestimate_block",
+                   p, ms, candidates,
                    rate * 1e-9, 100.0 * rate / peak_rate);
         }
     }
@@ -747,6 +755,7 @@ int main(int argc, char **argv)
     CK(cu->cuModuleLoadData(&me_module, me_ptx.c_str()));
     CK(cu->cuModuleGetFunction(&f_mest_block, me_module, "mestimate_block"));
     CK(cu->cuModuleGetFunction(&f_mest_esa,   me_module, "mestimate_esa"));
+    CK(cu->cuModuleGetFunction(&f_mest_staged, me_module, "mestimate_esa_staged"));
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);

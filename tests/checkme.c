@@ -31,7 +31,8 @@
  * me_search_block() must equal ff_me_search_*'s, with the context set up
  * exactly as vf_mestimate.c sets it up. "esa-keys" is esa as the parallel
  * kernel mestimate_esa computes it: the minimum of me_esa_key() over the
- * candidates, taken in another order. Prints one line per method and
+ * candidates, taken in another order; "esa-staged" as mestimate_esa_staged,
+ * through me_esa_stage() and me_esa_key_staged(). Prints one line per method and
  * block size; the first mismatch is printed with its block and vectors,
  * and the exit status is 1.
  */
@@ -51,7 +52,7 @@ static const struct {
     const char *name;
     int method;
     SearchFunc f;
-    int keys;   ///< esa through me_esa_key(), as the parallel kernel
+    int keys;   ///< esa as the parallel kernels: 1 me_esa_key(), 2 staged
 } methods[] = {
     { "esa",   ME_METHOD_ESA,   ff_me_search_esa   },
     { "tss",   ME_METHOD_TSS,   ff_me_search_tss   },
@@ -61,6 +62,7 @@ static const struct {
     { "ds",    ME_METHOD_DS,    ff_me_search_ds    },
     { "hexbs", ME_METHOD_HEXBS, ff_me_search_hexbs },
     { "esa-keys", ME_METHOD_ESA, ff_me_search_esa, 1 },
+    { "esa-staged", ME_METHOD_ESA, ff_me_search_esa, 2 },
 };
 
 /* mestimate_esa's reduction, with the candidates taken in another order
@@ -78,6 +80,34 @@ static void esa_by_keys(const MESearch *s, int x_mb, int y_mb, int *mv)
             best = k < best ? k : best;
         }
     me_esa_pos(&w, x_mb, y_mb, best, mv);
+}
+
+/* mestimate_esa_staged: the block and window copied by 256 "threads" into
+ * a buffer of the size the filter gives the kernel, then the keys */
+static int esa_staged(const MESearch *s, int x_mb, int y_mb, int *mv)
+{
+    const MEWindow w = me_window(s, x_mb, y_mb);
+    const unsigned n = me_esa_count(&w);
+    unsigned long long best = ~0ULL;
+    unsigned char *buf;
+    MESearch st;
+    int stride, lines, t, i;
+
+    me_esa_stage_size(s->mb_size, s->search_param, s->x_max, s->y_max, &stride, &lines);
+    buf = malloc((size_t)stride * lines);
+    if (!buf)
+        return -1;
+    memset(buf, 0xA5, (size_t)stride * lines);
+    for (t = 0; t < 256; t++)
+        me_esa_stage(s, &w, x_mb, y_mb, buf, stride, t, 256, &st);
+    for (t = 255; t >= 0; t--)
+        for (i = t; i < (int)n; i += 256) {
+            unsigned long long k = me_esa_key_staged(&st, &w, x_mb, y_mb, i);
+            best = k < best ? k : best;
+        }
+    free(buf);
+    me_esa_pos(&w, x_mb, y_mb, best, mv);
+    return 0;
 }
 
 static uint32_t rng = 1;
@@ -160,7 +190,12 @@ static int check(int mi, int mb_req, int p, int w, int h, int kind, long *search
             const int x_mb = bx << log2_mb, y_mb = by << log2_mb;
             int a[2] = { x_mb, y_mb }, b[2] = { x_mb, y_mb };
             methods[mi].f(&me, x_mb, y_mb, a);
-            if (methods[mi].keys)
+            if (methods[mi].keys == 2) {
+                if (esa_staged(&s, x_mb, y_mb, b) < 0) {
+                    ret = -1;
+                    break;
+                }
+            } else if (methods[mi].keys)
                 esa_by_keys(&s, x_mb, y_mb, b);
             else
                 me_search_block(&s, methods[mi].method, x_mb, y_mb, b);

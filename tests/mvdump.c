@@ -32,7 +32,8 @@
  * compare), and with --all every vector in that serialisation. A frame
  * without side data prints "no vectors". --cuda creates a CUDA device and
  * gives it to every filter (for hwupload_cuda and mestimate_cuda).
- * --time prints the mean wall time per output frame to stderr.
+ * --time prints the number of output frames, the wall time from the first
+ * request to the end of the stream and its mean per output frame to stderr.
  * Errors from the graph are printed with FFmpeg's log and exit 1.
  */
 
@@ -156,7 +157,8 @@ int main(int argc, char **argv)
         av_frame_unref(frame);
     }
     if (timing && n)
-        fprintf(stderr, "mvdump: %"PRId64" frames, %.3f ms per frame\n", n,
+        fprintf(stderr, "mvdump: %"PRId64" frames, %.3f ms in all, %.3f ms per frame\n", n,
+                (av_gettime_relative() - t0) / 1000.0,
                 (av_gettime_relative() - t0) / 1000.0 / n);
     ret = 0;
 
