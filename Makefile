@@ -77,6 +77,7 @@ LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
          libavfilter/cudadiff:libavfilter_cudadiff \
          libavfilter/drawtext_cuda:libavfilter_drawtext_cuda \
+         libavfilter/mestimate_cuda:libavfilter_mestimate \
          libavcodec/cuda_kernels:kernels \
          libavfilter/cuda_kernels:kernels \
          tests/c63:tests
@@ -95,6 +96,7 @@ COMPONENTS := \
     --enable-filter=metadata,testsrc2,mandelbrot,noise,null,trim,setpts,fps,crop,pad,split,select \
     --enable-filter=cudadiff,framediff,framediffapply \
     --enable-filter=drawtext,drawtext_cuda \
+    --enable-filter=mestimate,mestimate_cuda,codecview \
     --enable-filter=aformat,anull,atrim,aresample
 
 COMMON_FLAGS := \

@@ -21,7 +21,10 @@
 /*
  * Usage: checkcuda [--bench] [--seed N] [--ptx FILE]
  *
- * Runs every kernel of libavcodec/cuda_kernels/c63_cuda.cu on random and
+ * Runs every kernel of libavcodec/cuda_kernels/c63_cuda.cu and of
+ * libavfilter/cuda_kernels/mestimate_cuda.cu (against mestimate's own
+ * ff_me_search_*: every per-block method, block sizes, search parameters,
+ * frame sizes that are not multiples of the block) on random and
  * edge-case inputs and compares the result with the C code that the CPU
  * encoder uses (ff_c63_motion_search, ff_c63_fdct_quant_ref,
  * ff_c63_dequant_idct_ref, the DSP's add_pred/sub_pred). The first
@@ -56,21 +59,27 @@ extern "C" {
 #include "libavcodec/c63/c63me.h"
 
 #include "libavutil/pixdesc.h"
+#include "libavfilter/motion_estimation.h"
 #include "libavfilter/cuda_kernels/drawtext_cuda.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;
 extern const unsigned char ff_drawtext_cuda_ptx_data[];
 extern const unsigned int ff_drawtext_cuda_ptx_len;
+extern const unsigned char ff_mestimate_cuda_ptx_data[];
+extern const unsigned int ff_mestimate_cuda_ptx_len;
 }
+#include "libavfilter/cuda_kernels/mestimate_cuda.h"
+#include "libavfilter/cuda_kernels/me_search.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
 static CudaFunctions *cu;
 static tcuEventElapsedTime *event_elapsed;
 static CUcontext ctx;
-static CUmodule module;
+static CUmodule module, me_module;
 static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
+static CUfunction f_mest_block, f_mest_esa, f_mest_staged;
 static int passed, failed;
 
 #define CK(x) do {                                                          \
@@ -399,6 +408,141 @@ static void test_encode(void)
     test_encode_case(1920, 1088, 25, 0, SMOOTH);
 }
 
+/* ------------------------------------------------------ mestimate_cuda */
+
+typedef uint64_t (*MESearchFunc)(AVMotionEstContext *, int, int, int *);
+static const struct { const char *name; MESearchFunc f; } mest_methods[] = {
+    { "esa", ff_me_search_esa }, { "tss", ff_me_search_tss }, { "tdls", ff_me_search_tdls },
+    { "ntss", ff_me_search_ntss }, { "fss", ff_me_search_fss }, { "ds", ff_me_search_ds },
+    { "hexbs", ff_me_search_hexbs },
+};
+
+/* One direction of mestimate_cuda on a plane pair: kernel esa 1
+ * (mestimate_esa) or 2 (mestimate_esa_staged, which the filter uses where
+ * its copy fits), or 0: the per-block kernel for method (1..7). */
+static void run_mestimate(CUdeviceptr cur, CUdeviceptr ref, int linesize, int log2_mb, int p,
+                          int bw, int bh, int method, int esa, CUdeviceptr mvs)
+{
+    int mb = 1 << log2_mb;
+    if (esa == 2) {
+        int stride, lines;
+        me_esa_stage_size(mb, p, (bw - 1) << log2_mb, (bh - 1) << log2_mb, &stride, &lines);
+        void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &stride, &mvs };
+        launch(f_mest_staged, bw, bh, MESTIMATE_ESA_THREADS, 1, (unsigned)(stride * lines), args);
+    } else if (esa) {
+        void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &mvs };
+        launch(f_mest_esa, bw, bh, MESTIMATE_ESA_THREADS, 1, 0, args);
+    } else {
+        void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &method, &mvs };
+        launch(f_mest_block, (bw * bh + MESTIMATE_BLOCK_THREADS - 1) / MESTIMATE_BLOCK_THREADS, 1,
+               MESTIMATE_BLOCK_THREADS, 1, 0, args);
+    }
+}
+
+static void test_mestimate(void)
+{
+    static const int sizes[][2] = { { 8, 8 }, { 99, 75 }, { 352, 288 } };
+    static const int mbs[] = { 8, 16, 32, 64 };
+    static const int params[] = { 4, 7, 32 };
+    static const Content contents[] = { SMOOTH, FEW_LEVELS, FLAT, RANDOM };
+
+    for (int m = 0; m < 9; m++) {   /* 7, 8: esa through mestimate_esa(_staged) */
+        const int esa = m < 7 ? 0 : m - 6;
+        const int method = esa ? AV_ME_METHOD_ESA : m + 1;
+        for (int mb : mbs) {
+            std::string detail;
+            int searched = 0;
+            for (auto &sz : sizes)
+                for (int p : params)
+                    for (Content c : contents) {
+                        const int w = sz[0], h = sz[1], log2_mb = av_log2(mb);
+                        const int bw = w >> log2_mb, bh = h >> log2_mb, nb = bw * bh;
+                        const int ls = w + 29;
+                        if (!nb || !detail.empty())
+                            continue;
+                        std::vector<uint8_t> cur((size_t)ls * h), ref((size_t)ls * h);
+                        fill(ref, ls, h, c, 0);
+                        fill(cur, ls, h, c, 2);
+                        DevBuf dc(cur.size()), dr(ref.size()), dm((size_t)nb * 8);
+                        dc.up(cur.data(), cur.size());
+                        dr.up(ref.data(), ref.size());
+                        run_mestimate(dc.p, dr.p, ls, log2_mb, p, bw, bh, method, esa, dm.p);
+                        std::vector<int> got((size_t)nb * 2);
+                        dm.down(got.data(), got.size() * sizeof(int));
+
+                        AVMotionEstContext me;
+                        memset(&me, 0, sizeof(me));
+                        ff_me_init_context(&me, mb, p, w, h, 0, (bw - 1) << log2_mb,
+                                           0, (bh - 1) << log2_mb);
+                        me.data_cur = cur.data();
+                        me.data_ref = ref.data();
+                        me.linesize = ls;
+                        for (int i = 0; i < nb && detail.empty(); i++) {
+                            int x_mb = (i % bw) << log2_mb, y_mb = (i / bw) << log2_mb;
+                            int mv[2] = { x_mb, y_mb };
+                            mest_methods[method - 1].f(&me, x_mb, y_mb, mv);
+                            searched++;
+                            if (mv[0] != got[2 * i] || mv[1] != got[2 * i + 1]) {
+                                char buf[256];
+                                snprintf(buf, sizeof(buf), "%dx%d search_param %d content %d "
+                                         "block (%d, %d): gpu (%d, %d), ff_me_search_%s (%d, %d)",
+                                         w, h, p, (int)c, x_mb, y_mb, got[2 * i], got[2 * i + 1],
+                                         mest_methods[method - 1].name, mv[0], mv[1]);
+                                detail = buf;
+                            }
+                        }
+                    }
+            char name[96];
+            snprintf(name, sizeof(name), "mestimate %s mb_size %d%s",
+                     esa ? "esa" : mest_methods[m].name, mb,
+                     esa == 2 ? " (mestimate_esa_staged)" :
+                     esa ? " (mestimate_esa)" : " (mestimate_block)");
+            report(name, detail.empty() && searched > 0, detail.empty() ? "no block searched" : detail);
+        }
+    }
+}
+
+static float time_ms(CUevent a, CUevent b);
+
+/* 1080p luma, esa, mb_size 16, search_param 7 and 32: mestimate_esa's time
+ * per direction and its rate of byte absolute differences */
+static void bench_mestimate(CUevent e0, CUevent e1, double peak_rate)
+{
+    const int w = 1920, h = 1080, log2_mb = 4, mb = 16, reps = 20;
+    const int bw = w / mb, bh = h / mb, nb = bw * bh;
+    std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
+    fill(ref, w, h, SMOOTH, 0);
+    fill(cur, w, h, SMOOTH, 2);
+    DevBuf dc(cur.size()), dr(ref.size()), dm((size_t)nb * 8);
+    dc.up(cur.data(), cur.size());
+    dr.up(ref.data(), ref.size());
+    for (int p : { 7, 32 }) {
+        double candidates = 0;
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++) {
+                int x = bx * mb, y = by * mb;
+                int nx = std::min(x + p, (bw - 1) * mb) - std::max(0, x - p) + 1;
+                int ny = std::min(y + p, (bh - 1) * mb) - std::max(0, y - p) + 1;
+                candidates += (double)nx * ny;
+            }
+        for (int esa = 2; esa >= 0; esa--) {
+            run_mestimate(dc.p, dr.p, w, log2_mb, p, bw, bh, AV_ME_METHOD_ESA, esa, dm.p);
+            CK(cu->cuEventRecord(e0, NULL));
+            for (int i = 0; i < reps; i++)
+                run_mestimate(dc.p, dr.p, w, log2_mb, p, bw, bh, AV_ME_METHOD_ESA, esa, dm.p);
+            CK(cu->cuEventRecord(e1, NULL));
+            CK(cu->cuEventSynchronize(e1));
+            float ms = time_ms(e0, e1) / reps;
+            double rate = candidates * mb * mb / (ms * 1e-3);
+            printf("  %-16s esa mb16 p%-2d %8.3f ms/direction  %.0f candidates  "
+                   "%.1f G byte-absdiff/s  %.1f%% of peak\n",
+                   esa == 2 ? "mestimate_esa_staged" : esa ? "mestimate_esa" : "mestimate_block",
+                   p, ms, candidates,
+                   rate * 1e-9, 100.0 * rate / peak_rate);
+        }
+    }
+}
+
 /* ------------------------------------------------------------- bench */
 
 static float time_ms(CUevent a, CUevent b)
@@ -514,6 +658,9 @@ static void bench(void)
     printf("  c63_encode   %8.3f ms  %8.1f Mblocks/s (inter)\n", enc_ms, nb / enc_ms * 1e-3);
     printf("  peak __vsadu4 loop: %.1f G byte-absdiff/s; motion search reaches %.1f%% of it\n",
            peak_rate * 1e-9, 100.0 * me_rate / peak_rate);
+    printf("bench mestimate_cuda (1920x1080 luma plane, CUDA events, one direction; "
+           "a frame is two):\n");
+    bench_mestimate(e0, e1, peak_rate);
 
     cu->cuEventDestroy(e0);
     cu->cuEventDestroy(e1);
@@ -656,9 +803,9 @@ static void test_drawtext(void)
 
 /* -------------------------------------------------------------- main */
 
-static std::string load_ptx(const char *path,
-                            const unsigned char *d = ff_c63_cuda_ptx_data,
-                            unsigned len = ff_c63_cuda_ptx_len)
+static std::string inflate_ptx(const unsigned char *d, unsigned len);
+
+static std::string load_ptx(const char *path)
 {
     std::string out;
     if (path) {
@@ -674,6 +821,12 @@ static std::string load_ptx(const char *path,
         fclose(f);
         return out;
     }
+    return inflate_ptx(ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len);
+}
+
+static std::string inflate_ptx(const unsigned char *d, unsigned len)
+{
+    std::string out;
     if (len < 2 || d[0] != 0x1f || d[1] != 0x8b)
         return std::string((const char *)d, strnlen((const char *)d, len));
 
@@ -738,9 +891,14 @@ int main(int argc, char **argv)
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
     CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
     CUmodule dt_module;
-    std::string dt_ptx = load_ptx(NULL, ff_drawtext_cuda_ptx_data, ff_drawtext_cuda_ptx_len);
+    std::string dt_ptx = inflate_ptx(ff_drawtext_cuda_ptx_data, ff_drawtext_cuda_ptx_len);
     CK(cu->cuModuleLoadData(&dt_module, dt_ptx.c_str()));
     CK(cu->cuModuleGetFunction(&f_drawtext, dt_module, "drawtext_cuda"));
+    std::string me_ptx = inflate_ptx(ff_mestimate_cuda_ptx_data, ff_mestimate_cuda_ptx_len);
+    CK(cu->cuModuleLoadData(&me_module, me_ptx.c_str()));
+    CK(cu->cuModuleGetFunction(&f_mest_block, me_module, "mestimate_block"));
+    CK(cu->cuModuleGetFunction(&f_mest_esa,   me_module, "mestimate_esa"));
+    CK(cu->cuModuleGetFunction(&f_mest_staged, me_module, "mestimate_esa_staged"));
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);
@@ -751,12 +909,14 @@ int main(int argc, char **argv)
     test_me();
     test_encode();
     test_drawtext();
+    test_mestimate();
     if (do_bench)
         bench();
 
     printf("%d passed, %d failed\n", passed, failed);
     cu->cuModuleUnload(module);
     cu->cuModuleUnload(dt_module);
+    cu->cuModuleUnload(me_module);
     cu->cuCtxDestroy(ctx);
     cuda_free_functions(&cu);
     return failed ? 1 : 0;

@@ -19,6 +19,7 @@ $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 # After the generic REF above: its tests set REF of their own.
 include $(C63_TESTS)/c63-gpu.mak
 include $(C63_TESTS)/drawtext.mak
+include $(C63_TESTS)/mestimate.mak
 
 FATE_FFMPEG_FFPROBE += $(FATE_C63_ALL)
 FATE_HW-yes += $(FATE_C63_GPU)

@@ -30,6 +30,10 @@ cp "$OBJ/ffmpeg" "$OBJ/ffprobe" "$G/"
 for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
     [ -x "$f" ] && cp "$f" "$G/"
 done
+# tools the GPU tests run as tests/NAME of the build folder
+mkdir -p "$G/tests"
+make -s --no-print-directory -C "$OBJ" tests/mvdump >/dev/null
+cp "$OBJ"/tests/mvdump "$G/tests/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
 done
@@ -54,7 +58,7 @@ sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
 SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
 SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
-strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* 2>/dev/null || true
+strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump 2>/dev/null || true
 # the tests, their samples and references, and the benchmark scripts
 top=$(cd "$(dirname "$0")/.." && pwd)
 cp -R "$top/tests" "$G/src/tests/c63"

@@ -1,0 +1,166 @@
+/*
+ * mestimate_cuda kernels: block motion vectors, as mestimate finds them
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * The searches are those of me_search.h, which tests/checkme.c proves equal
+ * to libavfilter/motion_estimation.c's on the CPU:
+ *
+ *   mestimate_block  one thread per block, any per-block method
+ *                    (me_search_block())
+ *   mestimate_esa    one thread block of MESTIMATE_ESA_THREADS threads per
+ *                    block: each thread takes every MESTIMATE_ESA_THREADS-th
+ *                    candidate of the window, and the smallest me_esa_key()
+ *                    wins, which is ff_me_search_esa's choice (mb_size <= 256)
+ *   mestimate_esa_staged  the same, reading a copy of the block and its
+ *                    window in shared memory (me_esa_stage()); used where
+ *                    that copy fits in MESTIMATE_STAGE_MAX bytes
+ *
+ * Both write one (x, y) pair of int per block, in raster order of the
+ * blocks, at mvs: the position of the best match in the reference.
+ */
+
+#include "cuda_compat.h"
+#include "me_search.h"
+#include "mestimate_cuda.h"
+
+static __device__ __forceinline__ void me_setup(MESearch *s, const unsigned char *cur,
+                                                const unsigned char *ref, int linesize,
+                                                int mb_size, int search_param,
+                                                int x_max, int y_max)
+{
+    s->cur          = cur;
+    s->ref          = ref;
+    s->linesize     = linesize;
+    s->mb_size      = mb_size;
+    s->search_param = search_param;
+    s->x_min        = 0;
+    s->x_max        = x_max;
+    s->y_min        = 0;
+    s->y_max        = y_max;
+}
+
+extern "C" {
+
+__global__ void mestimate_block(const unsigned char *cur, const unsigned char *ref,
+                                int linesize, int mb_size, int log2_mb, int search_param,
+                                int b_width, int b_height, int method, int *mvs)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    MESearch s;
+    int mv[2], x_mb, y_mb;
+
+    if (i >= b_width * b_height)
+        return;
+    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+             (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
+    x_mb = (i % b_width) << log2_mb;
+    y_mb = (i / b_width) << log2_mb;
+    mv[0] = x_mb;
+    mv[1] = y_mb;
+    me_search_block(&s, method, x_mb, y_mb, mv);
+    mvs[2 * i]     = mv[0];
+    mvs[2 * i + 1] = mv[1];
+}
+
+__global__ void __launch_bounds__(MESTIMATE_ESA_THREADS)
+mestimate_esa(const unsigned char *cur, const unsigned char *ref,
+              int linesize, int mb_size, int log2_mb, int search_param,
+              int b_width, int b_height, int *mvs)
+{
+    __shared__ unsigned long long best[MESTIMATE_ESA_THREADS];
+    const int t = threadIdx.x;
+    const int bx = blockIdx.x, by = blockIdx.y;
+    const int x_mb = bx << log2_mb, y_mb = by << log2_mb;
+    unsigned long long k = ~0ULL;
+    unsigned int n, c;
+    MEWindow w;
+    MESearch s;
+    int step;
+
+    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+             (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
+    w = me_window(&s, x_mb, y_mb);
+    n = me_esa_count(&w);
+    for (c = t; c < n; c += MESTIMATE_ESA_THREADS) {
+        unsigned long long kc = me_esa_key(&s, &w, x_mb, y_mb, c);
+        k = kc < k ? kc : k;
+    }
+    best[t] = k;
+    __syncthreads();
+    for (step = MESTIMATE_ESA_THREADS / 2; step > 0; step >>= 1) {
+        if (t < step && best[t + step] < best[t])
+            best[t] = best[t + step];
+        __syncthreads();
+    }
+    if (!t) {
+        int mv[2];
+        const int i = by * b_width + bx;
+        me_esa_pos(&w, x_mb, y_mb, best[0], mv);
+        mvs[2 * i]     = mv[0];
+        mvs[2 * i + 1] = mv[1];
+    }
+}
+
+/* mestimate_esa with the block and its window first copied to shared memory
+ * (me_esa_stage()): stride and the dynamic shared size from
+ * me_esa_stage_size(), as the filter computes them. */
+__global__ void __launch_bounds__(MESTIMATE_ESA_THREADS)
+mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
+                     int linesize, int mb_size, int log2_mb, int search_param,
+                     int b_width, int b_height, int stride, int *mvs)
+{
+    extern __shared__ unsigned char stage[];
+    __shared__ unsigned long long best[MESTIMATE_ESA_THREADS];
+    const int t = threadIdx.x;
+    const int bx = blockIdx.x, by = blockIdx.y;
+    const int x_mb = bx << log2_mb, y_mb = by << log2_mb;
+    unsigned long long k = ~0ULL;
+    unsigned int n, c;
+    MEWindow w;
+    MESearch s, st;
+    int step;
+
+    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+             (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
+    w = me_window(&s, x_mb, y_mb);
+    me_esa_stage(&s, &w, x_mb, y_mb, stage, stride, t, MESTIMATE_ESA_THREADS, &st);
+    __syncthreads();
+    n = me_esa_count(&w);
+    for (c = t; c < n; c += MESTIMATE_ESA_THREADS) {
+        unsigned long long kc = me_esa_key_staged(&st, &w, x_mb, y_mb, c);
+        k = kc < k ? kc : k;
+    }
+    best[t] = k;
+    __syncthreads();
+    for (step = MESTIMATE_ESA_THREADS / 2; step > 0; step >>= 1) {
+        if (t < step && best[t + step] < best[t])
+            best[t] = best[t + step];
+        __syncthreads();
+    }
+    if (!t) {
+        int mv[2];
+        const int i = by * b_width + bx;
+        me_esa_pos(&w, x_mb, y_mb, best[0], mv);
+        mvs[2 * i]     = mv[0];
+        mvs[2 * i + 1] = mv[1];
+    }
+}
+
+}

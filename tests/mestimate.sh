@@ -1,0 +1,94 @@
+#!/bin/sh
+# Test driver for mestimate_cuda and its CPU twin mestimate, called from
+# tests/mestimate.mak. Writes what the reference holds to stdout; exits
+# non-zero on any mismatch or unexpected result.
+#
+#   mestimate.sh cpu   MVDUMP SRC FORMAT OPTS [all]
+#       SRC,format=FORMAT,mestimate=OPTS: print the side data of every
+#       output frame (tests/mvdump: md5 per frame, every vector with 'all').
+#   mestimate.sh gpu   MVDUMP SRC FORMAT OPTS [all]
+#       the same through hwupload_cuda,mestimate_cuda=OPTS: the dump must
+#       equal mestimate's byte for byte; prints mestimate's, so the
+#       reference is the one the cpu test writes. With MESTIMATE_CPU_ONLY=1
+#       only mestimate runs (to write references without a GPU).
+#   mestimate.sh draw  FFMPEG SRC FORMAT OPTS
+#       codecview=mv=pf+bf after mestimate and after mestimate_cuda,hwdownload:
+#       the drawn frames must be identical; prints their framemd5.
+#   mestimate.sh error FFMPEG SRC FILTERS [nodevice]
+#       expect ffmpeg to fail; print the filter's error message. With
+#       'nodevice', CUDA sees no device (CUDA_VISIBLE_DEVICES is empty).
+#   mestimate.sh help  FFMPEG
+#       ffmpeg -h filter=mestimate_cuda
+
+mode=$1 tool=$2
+shift 2
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mestimate.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+run_ffmpeg() {
+    "$tool" -nostdin -nostats -hide_banner -v error -threads 1 "$@"
+}
+
+case $mode in
+cpu|gpu)
+    src=$1 fmt=$2 opts=$3 all=
+    [ "$4" = all ] && all=--all
+    "$tool" $all "$src,format=$fmt,mestimate=$opts" > "$tmp/cpu" || exit 1
+    if [ "$mode" = gpu ] && [ "$MESTIMATE_CPU_ONLY" != 1 ]; then
+        "$tool" --cuda $all "$src,format=$fmt,hwupload_cuda,mestimate_cuda=$opts" \
+            > "$tmp/gpu" || exit 1
+        if ! cmp -s "$tmp/cpu" "$tmp/gpu"; then
+            echo "mestimate_cuda and mestimate differ:"
+            diff "$tmp/cpu" "$tmp/gpu" | head -n 20
+            exit 1
+        fi
+    fi
+    grep -c 'vectors md5' "$tmp/cpu" | sed 's/^/frames with vectors: /'
+    cat "$tmp/cpu"
+    ;;
+draw)
+    src=$1 fmt=$2 opts=$3
+    run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
+        -filter_complex "[0:v]format=$fmt,split[a][b];[a]mestimate=$opts,codecview=mv=pf+bf[ca];[b]hwupload_cuda,mestimate_cuda=$opts,hwdownload,format=$fmt,codecview=mv=pf+bf[ga]" \
+        -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
+        -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
+    grep -v '^#' "$tmp/cpu.md5" > "$tmp/a"
+    grep -v '^#' "$tmp/gpu.md5" > "$tmp/b"
+    if ! cmp -s "$tmp/a" "$tmp/b"; then
+        echo "codecview draws differently after mestimate_cuda:"
+        diff "$tmp/a" "$tmp/b" | head -n 20
+        exit 1
+    fi
+    echo "codecview: identical drawings"
+    cat "$tmp/a"
+    ;;
+error)
+    src=$1 filters=$2
+    if [ "$3" = nodevice ]; then
+        CUDA_VISIBLE_DEVICES= run_ffmpeg -f lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"
+    else
+        run_ffmpeg -f lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"
+    fi
+    if [ $? -eq 0 ]; then
+        echo "ffmpeg succeeded, an error was expected"
+        exit 1
+    fi
+    echo "ffmpeg failed as expected:"
+    if [ "$3" = nodevice ]; then
+        # the CUDA loader's words depend on the driver: only that it failed
+        grep -q '^\[CUDA @' "$tmp/err" && echo "[CUDA] the device could not be created"
+        grep '^\[AVFilterGraph' "$tmp/err" | sed 's/^\[\([A-Za-z]*\) @ [^]]*\]/[\1]/'
+    else
+        grep '^\[Parsed_\|^Impossible to convert' "$tmp/err" |
+            sed 's/^\[Parsed_\([a-z_0-9]*\)_[0-9]* @ [^]]*\]/[\1]/'
+    fi
+    ;;
+help)
+    "$tool" -hide_banner -h filter=mestimate_cuda
+    ;;
+*)
+    echo "unknown mode $mode" >&2
+    exit 2
+    ;;
+esac
