@@ -466,6 +466,18 @@ static int config_input(AVFilterLink *inlink)
         return AVERROR(ENOSYS);
     }
 
+    /* libavfilter negotiates the colour properties of a CUDA link as if
+     * its frames were yuv420p (pick_format() in avfiltergraph.c). A software
+     * link of the frames' own format, which is what drawtext sees, has full
+     * range and no YUV colour space when the format is not regular YUV
+     * (gray, RGB): take those, so that the colours are drawtext's. */
+    if (!ff_fmt_is_regular_yuv(frames_ctx->sw_format)) {
+        const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frames_ctx->sw_format);
+        inlink->color_range = AVCOL_RANGE_JPEG;
+        inlink->colorspace  = desc->flags & AV_PIX_FMT_FLAG_RGB ? AVCOL_SPC_RGB
+                                                                : AVCOL_SPC_UNSPECIFIED;
+    }
+
     /* drawutils does not draw on packed 4:2:2; its values and subsampling
      * are those of yuv422p, which the channels then address in place */
     draw_format = frames_ctx->sw_format == AV_PIX_FMT_YUYV422 ||
