@@ -58,7 +58,7 @@ for p in 7 32; do
     awk -v p=$p -v cb=$cb -v cm=$cm -v gb=$gb -v gm=$gm -v nc=$CPU_FRAMES -v ng=$GPU_FRAMES -v same=$same 'BEGIN {
         c = (cm - cb) / nc; g = (gm - gb) / ng;
         printf "bench: mestimate esa mb16 p%d: %.2f ms/frame (CPU, 1 thread); mestimate_cuda: %.3f ms/frame; %.0fx; vectors %s\n",
-               p, c, g, g > 0 ? c / g : 0, same
+               p, c, g, (g > 0 ? c / g : 0), same
         printf "bench:   (graph totals: cpu %.1f ms base %.1f ms for %d frames; gpu %.1f ms base %.1f ms for %d frames)\n",
                cm, cb, nc, gm, gb, ng
     }'
