@@ -291,8 +291,15 @@ $(ASAN)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(ASAN)/.configure-fl
 	    { tail -n 30 $(ASAN)/configure.log; tail -n 40 $(ASAN)/ffbuild/config.log; exit 1; }
 	@touch $@
 
+# the drawtext_cuda twin-kernel harness, as in build/obj but instrumented
+$(ASAN)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h FORCE
+	+$(MAKE) -C $(ASAN) -j$(JOBS) libavfilter/libavfilter.a libavutil/libavutil.a
+	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
+	    $(ASAN)/libavfilter/libavfilter.a $(ASAN)/libavutil/libavutil.a -lm -lpthread
+
 check-asan: $(ASAN)/.configured
 	+$(MAKE) -C $(ASAN) -j$(JOBS) ffmpeg ffprobe
+	+$(MAKE) $(ASAN)/checkdrawtext
 	@rm -f $(ASAN)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(ASAN) -j$(JOBS) -k fate-c63-all
 	@echo "check-asan: the CPU FATE suite under AddressSanitizer and UndefinedBehaviorSanitizer"

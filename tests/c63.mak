@@ -68,7 +68,7 @@ FATE_C63_ALL += $(FATE_C63_DEC) $(FATE_C63_ENC) $(FATE_C63_REMUX) $(FATE_C63_BAD
 
 # checkc63: each optimised CPU routine against its reference on random input.
 tests/checkc63$(EXESUF): $(C63_TESTS)/checkc63.cpp libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. -o $@ $< libavcodec/libavcodec.a \
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ALL += fate-c63-checkc63
 fate-c63-checkc63: tests/checkc63$(EXESUF)

@@ -10,14 +10,14 @@ ME_MVDUMP = $$$$(target_path tests/mvdump$(EXESUF))
 # tests/mvdump: the motion vector side data of a graph's output, printed.
 tests/mvdump$(EXESUF): $(C63_TESTS)/mvdump.c libavfilter/libavfilter.a libswscale/libswscale.a \
                        libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CC) -O2 -I$(SRC_PATH) -I. -o $@ $< libavfilter/libavfilter.a libswscale/libswscale.a \
+	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libswscale/libswscale.a \
 	    libavformat/libavformat.a libavcodec/libavcodec.a libswresample/libswresample.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 
 # tests/checkme: the kernel's search code (me_search.h) against ff_me_search_*.
 tests/checkme$(EXESUF): $(C63_TESTS)/checkme.c $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
                         libavfilter/libavfilter.a libavutil/libavutil.a
-	$(CC) -O2 -I$(SRC_PATH) -I. -o $@ $< libavfilter/libavfilter.a libavutil/libavutil.a \
+	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)
 
 # 5 frames of 99x75 (not a multiple of any block size) with motion and noise
