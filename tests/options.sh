@@ -34,8 +34,7 @@ classify() {
     case $status in
     132|134|135|136|139) echo "$label: CRASH (status $status)"; return ;;
     esac
-    if false; then :
-    elif [ $status -eq 124 ]; then
+    if [ $status -eq 124 ]; then
         echo "$label: HANG"
     elif grep -qi 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small' "$TMP/err"; then
         echo "$label: refused: $(grep -m1 -i 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small' "$TMP/err" |
