@@ -253,13 +253,18 @@ gpu-bundle: build checkcuda
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
 checkcuda: build
-	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda
+	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
+
+# cudatime.so: kernel times from CUDA events for the benchmarks
+# (tools/cudatime.cpp, preloaded); built here so that it always compiles.
+$(OBJ)/cudatime.so: tools/cudatime.cpp
+	$(CXX) -shared -fPIC -O2 -std=c++11 -Wall -o $@ $< -ldl
 
 # checkdrawtext: drawtext_cuda's kernel code (kernels/drawtext_cuda.h) run
 # on the CPU against drawutils; a FATE test of make check runs it.

@@ -19,7 +19,7 @@
  */
 
 /*
- * Usage: checkcuda [--bench] [--seed N] [--ptx FILE]
+ * Usage: checkcuda [--bench] [--small] [--seed N] [--ptx FILE]
  *
  * Runs every kernel of libavcodec/cuda_kernels/c63_cuda.cu and of
  * libavfilter/cuda_kernels/mestimate_cuda.cu (against mestimate's own
@@ -31,6 +31,9 @@
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
  * FFmpeg was configured with PTX compression), or the file given by --ptx.
+ *
+ * --small runs only the cases of at most 176x144 pixels (for
+ * compute-sanitizer, under which the large ones take minutes).
  *
  * --bench also times the kernels with CUDA events and compares the motion
  * search's rate of byte absolute differences with the peak rate that a
@@ -81,6 +84,8 @@ static CUmodule module, me_module;
 static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
 static CUfunction f_mest_block, f_mest_esa, f_mest_staged;
 static int passed, failed;
+/* --small: only cases of at most this many pixels (for slow checkers) */
+static long max_area = 1L << 40;
 
 #define CK(x) do {                                                          \
         CUresult err_ = (x);                                                \
@@ -154,6 +159,8 @@ static void test_convert(void)
 {
     static const int sizes[][2] = { { 16, 16 }, { 1, 1 }, { 17, 9 }, { 176, 100 }, { 720, 577 } };
     for (auto &sz : sizes) {
+        if ((long)sz[0] * sz[1] > max_area)
+            continue;
         for (int step = 1; step <= 2; step++) {
             C63Geometry g;
             ff_c63_geometry(&g, sz[0], sz[1]);
@@ -229,6 +236,8 @@ static int sad8(const uint8_t *a, const uint8_t *b, int stride)
 
 static void test_me_case(int w, int h, int r, Content content, bool related)
 {
+    if ((long)w * h > max_area)
+        return;
     std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
     std::vector<uint16_t> sums((size_t)w * h);
     int bw = w / 8, bh = h / 8;
@@ -305,6 +314,8 @@ static void test_me(void)
 
 static void test_encode_case(int w, int h, int qp, int key, Content content)
 {
+    if ((long)w * h > max_area)
+        return;
     C63DSPContext dsp;
     uint8_t q[3][64];
     int bw = w / 8, bh = h / 8, nb = bw * bh;
@@ -458,7 +469,7 @@ static void test_mestimate(void)
                         const int w = sz[0], h = sz[1], log2_mb = av_log2(mb);
                         const int bw = w >> log2_mb, bh = h >> log2_mb, nb = bw * bh;
                         const int ls = w + 29;
-                        if (!nb || !detail.empty())
+                        if (!nb || !detail.empty() || (long)w * h > max_area)
                             continue;
                         std::vector<uint8_t> cur((size_t)ls * h), ref((size_t)ls * h);
                         fill(ref, ls, h, c, 0);
@@ -798,7 +809,8 @@ static void test_drawtext(void)
     printf("drawtext_cuda kernel against dtc_draw_cpu:\n");
     for (enum AVPixelFormat f : formats)
         for (const auto &s : sizes)
-            test_drawtext_case(f, s[0], s[1], s[2]);
+            if ((long)s[0] * s[1] <= max_area)
+                test_drawtext_case(f, s[0], s[1], s[2]);
 }
 
 /* -------------------------------------------------------------- main */
@@ -867,8 +879,10 @@ int main(int argc, char **argv)
             rng_state = strtoul(argv[++i], NULL, 0) | 1;
         else if (!strcmp(argv[i], "--ptx") && i + 1 < argc)
             ptx_path = argv[++i];
+        else if (!strcmp(argv[i], "--small"))
+            max_area = 176 * 144;
         else {
-            fprintf(stderr, "usage: %s [--bench] [--seed N] [--ptx FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--bench] [--small] [--seed N] [--ptx FILE]\n", argv[0]);
             return 2;
         }
     }

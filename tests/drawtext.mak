@@ -76,6 +76,35 @@ fate-drawtext-cuda-sentratio-yuv420p: REF = $(C63_TESTS)/ref/drawtext-sentratio-
 FATE_DRAWTEXT_CPU += fate-drawtext-pipe-yuyv422 fate-drawtext-pipe-nv12 fate-drawtext-sentratio-yuv420p
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-pipe-yuyv422 fate-drawtext-cuda-pipe-nv12 fate-drawtext-cuda-sentratio-yuv420p
 
+# tests/filterrun: a graph run frame by frame on CPU or CUDA frames, timed
+# (the benchmark) or with the checksum of every output frame.
+tests/filterrun$(EXESUF): $(C63_TESTS)/filterrun.cpp libavfilter/libavfilter.a libswscale/libswscale.a \
+                          libavformat/libavformat.a libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(LDFLAGS) -o $@ $< \
+	    libavfilter/libavfilter.a libswscale/libswscale.a libavformat/libavformat.a \
+	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
+	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
+
+# textfile with reload: the file changes between frames (filterrun writes
+# it before frames 0, 3 and 6, and feeds the frames one by one, so that
+# the reload happens at a known frame); and the runner itself, timed.
+DRAWTEXT_RELOAD_SRC = testsrc2=s=161x97:r=10
+DRAWTEXT_RELOAD_OPTS = $(DRAWTEXT_FONT_OPT):textfile=@TEXTFILE@:reload=1:fontsize=14:fontcolor=white:box=1:boxcolor=black@0.5:x=2:y=2
+define DRAWTEXT_RELOAD_TEST
+fate-drawtext-textreload-$(1):      CMD = $$(DRAWTEXT_SH) reload cpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_RELOAD_OPTS)"
+fate-drawtext-cuda-textreload-$(1): CMD = $$(DRAWTEXT_SH) reload gpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_RELOAD_OPTS)"
+fate-drawtext-cuda-textreload-$(1): REF = $$(C63_TESTS)/ref/drawtext-textreload-$(1)
+FATE_DRAWTEXT_CPU += fate-drawtext-textreload-$(1)
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-textreload-$(1)
+endef
+$(foreach f,yuv420p nv12 rgb0 yuyv422,$(eval $(call DRAWTEXT_RELOAD_TEST,$(f))))
+
+fate-drawtext-filterrun:      CMD = $(DRAWTEXT_SH) time cpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x240:r=25,format=nv12" "$(DRAWTEXT_CASE_box)"
+fate-drawtext-cuda-filterrun: CMD = $(DRAWTEXT_SH) time gpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x240:r=25,format=nv12" "$(DRAWTEXT_CASE_box)"
+fate-drawtext-cuda-filterrun: REF = $(C63_TESTS)/ref/drawtext-filterrun
+FATE_DRAWTEXT_CPU += fate-drawtext-filterrun
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-filterrun
+
 # Without a GPU (make check): registered, options listed, clean failures.
 fate-drawtext-cuda-help:      CMD = $(DRAWTEXT_SH) help $$(target_path ffmpeg)
 fate-drawtext-cuda-swframes:  CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x"
@@ -90,10 +119,15 @@ fate-drawtext-cuda-badformat: CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) 
 fate-drawtext-cuda-badexpr:   CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=nv12,hwupload_cuda,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x:x=w+*2"
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr
 
+# With a GPU only: a size change mid-stream (filterrun feeds 160x96 frames,
+# then 128x80 ones to the same graph) is refused.
+fate-drawtext-cuda-sizechange: CMD = $(DRAWTEXT_SH) sizechange $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=160x96:r=10,format=nv12" "testsrc2=s=128x80:r=10,format=nv12" "$(DRAWTEXT_CASE_line)"
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-sizechange
+
 # Included after fate.mak's generic REF: every CPU test and the GPU error
 # tests have a reference of their own name, each GPU twin its CPU twin's.
-$(FATE_DRAWTEXT_CPU) fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr: REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+$(FATE_DRAWTEXT_CPU) fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr fate-drawtext-cuda-sizechange: REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 
-$(FATE_DRAWTEXT_CPU) $(FATE_DRAWTEXT_GPU): $(C63_TESTS)/drawtext.sh
+$(FATE_DRAWTEXT_CPU) $(FATE_DRAWTEXT_GPU): $(C63_TESTS)/drawtext.sh tests/filterrun$(EXESUF)
 FATE_C63_ALL += $(FATE_DRAWTEXT_CPU)
 FATE_C63_GPU += $(FATE_DRAWTEXT_GPU)

@@ -19,11 +19,19 @@
 #       does not draw on packed 4:2:2), which is what drawtext_cuda does.
 #   drawtext.sh error FFMPEG SRC FILTERS
 #       expect ffmpeg to fail; print the filters' error messages.
+#   drawtext.sh reload cpu|gpu FILTERRUN SRC FORMAT OPTS
+#       textfile=@TEXTFILE@ with reload=1 in OPTS: tests/filterrun feeds
+#       8 frames one by one and rewrites the file before frames 0, 3 and 6;
+#       prints the frame checksums (gpu: drawtext_cuda's must be equal).
+#   drawtext.sh time cpu|gpu FILTERRUN SRC OPTS
+#       the timed runner of the benchmark measures 5 frames.
+#   drawtext.sh sizechange FILTERRUN SRC1 SRC2 OPTS
+#       CUDA frames of SRC1, then of SRC2 (another size): must fail.
 #   drawtext.sh help  FFMPEG
 #       the filter is registered and -h filter=drawtext_cuda lists the
 #       options.
 
-mode=$1 ffmpeg=$2
+mode=$1 ffmpeg=$2   # for reload and time, cpu|gpu; for sizechange, FILTERRUN
 shift 2
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,6 +101,57 @@ error)
     sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$tmp/err" |
         sed "s|$font|FONT|g; s|$here/samples|SAMPLES|g; s| \[Eval @ [^]]*\]||" |
         grep -o "^\[drawtext.*\|^Impossible to convert between the formats supported by the filter '[^']*' and the filter '[^']*'"
+    ;;
+reload)
+    # textfile with reload=1, the file rewritten before frames 0, 3 and 6;
+    # gpu: drawtext_cuda's frames must equal drawtext's
+    side=$ffmpeg run=$1 src=$2 fmt=$3 opts=$(subst "$4" | sed "s|@TEXTFILE@|$tmp/text.txt|g")
+    case $fmt in
+    yuyv422|uyvy422) cpu="format=yuv422p,drawtext=$opts,format=$fmt" ;;
+    *)               cpu="drawtext=$opts" ;;
+    esac
+    w0="First text" w3="Second text,
+two lines" w6="3"
+    "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" --write 3 "$tmp/text.txt" "$w3" \
+        --write 6 "$tmp/text.txt" "$w6" "$src,format=$fmt" "$cpu" > "$tmp/cpu" || exit 1
+    # the reload must show: with the first text kept, frames 3 to 7 differ
+    "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" "$src,format=$fmt" "$cpu" > "$tmp/same" || exit 1
+    if [ "$(head -n 3 "$tmp/cpu")" != "$(head -n 3 "$tmp/same")" ] ||
+       [ -n "$(tail -n 5 "$tmp/cpu" | grep -F -x -f - "$tmp/same")" ]; then
+        echo "drawtext: the reloaded text does not show as expected"
+        exit 1
+    fi
+    if [ "$side" = gpu ]; then
+        "$run" --cuda --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" --write 3 "$tmp/text.txt" "$w3" \
+            --write 6 "$tmp/text.txt" "$w6" "$src,format=$fmt" "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
+        if ! cmp -s "$tmp/cpu" "$tmp/gpu"; then
+            echo "drawtext_cuda and drawtext differ:"
+            diff "$tmp/cpu" "$tmp/gpu"
+            exit 1
+        fi
+    fi
+    cat "$tmp/cpu"
+    ;;
+time)
+    # the timed runner works: 5 frames measured
+    side=$ffmpeg run=$1 src=$2 opts=$(subst "$3")
+    if [ "$side" = gpu ]; then
+        "$run" --cuda -w 2 -n 5 "$src" "drawtext_cuda=$opts" > "$tmp/out" || exit 1
+    else
+        "$run" -w 2 -n 5 "$src" "drawtext=$opts" > "$tmp/out" || exit 1
+    fi
+    sed 's/,.*//' "$tmp/out"
+    ;;
+sizechange)
+    # CUDA frames of another size from frame 2 on: refused with a message
+    run=$ffmpeg src1=$1 src2=$2 opts=$(subst "$3")
+    if "$run" --cuda --md5 -w 0 -n 4 --then 2 "$src2" "$src1" "drawtext_cuda=$opts" \
+            > "$tmp/out" 2> "$tmp/err"; then
+        echo "filterrun succeeded, an error was expected"
+        exit 1
+    fi
+    echo "filterrun failed as expected after $(wc -l < "$tmp/out") frames:"
+    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$tmp/err" | grep -o "^\[drawtext.*"
     ;;
 help)
     run_ffmpeg -filters 2>/dev/null | grep -w 'drawtext\|drawtext_cuda' | sed 's/^ *//'

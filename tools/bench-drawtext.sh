@@ -6,14 +6,20 @@
 #
 #   sh tools/bench-drawtext.sh [BUILD] [FRAMES]
 #
-# Filter time per frame is the difference between the wall time of a
-# pipeline with the filter and the same pipeline
-# without it, over FRAMES frames (default 300), divided by FRAMES:
-#   CPU: testsrc2, format=nv12 [,drawtext]
-#   GPU: testsrc2, format=nv12, hwupload_cuda [,drawtext_cuda]
-# (frames stay on the device: no download); each time is the fastest of
-# 3 runs. With nsys on PATH the kernel
-# time per launch is also reported from its CUDA kernel summary.
+# BUILD (default build) holds ffmpeg, and tests/filterrun (obj/tests/
+# filterrun in a build tree) and cudatime.so where present.
+#
+# Per-frame filter time, steady state: tests/filterrun feeds FRAMES frames
+# (default 300, after 10 not counted) of testsrc2 in nv12 one by one to the
+# filter alone, each already where the filter takes it (system memory for
+# drawtext, a CUDA frame for drawtext_cuda), and times each call; for
+# drawtext_cuda the time includes waiting for the device, so it is the
+# frame's host and GPU time together. Median and mean are printed.
+# Kernel time: the drawtext_cuda kernel's mean time per launch from CUDA
+# events around each launch (tools/cudatime.cpp, preloaded).
+# Whole process: the wall time of ffmpeg running testsrc2 -> format=nv12
+# [-> hwupload_cuda] -> the filter -> null over FRAMES frames, as frames/s,
+# with the same graph without the filter beside it.
 set -eu
 BUILD=${1:-$(cd "$(dirname "$0")/.." && pwd)/build}
 N=${2:-300}
@@ -44,51 +50,47 @@ done > "$TMP/block.txt"
 opts_ts="fontfile=$font:textfile=$TMP/ts.txt:fontsize=48:fontcolor=white:x=40:y=40"
 opts_block="fontfile=$font:textfile=$TMP/block.txt:fontsize=32:line_spacing=4:fontcolor=white:box=1:boxcolor=black@0.5:boxborderw=10:borderw=2:bordercolor=black:x=40:y=40"
 
-# wall seconds of one run (the process, start-up included: it cancels
-# out in the difference)
+FILTERRUN=$BUILD/tests/filterrun
+[ -x "$FILTERRUN" ] || FILTERRUN=$BUILD/obj/tests/filterrun
+CUDATIME=$BUILD/cudatime.so
+[ -x "$FILTERRUN" ] || { echo "bench: drawtext_cuda: skipped (no tests/filterrun)"; exit 0; }
+
+# wall seconds of one ffmpeg run, start-up included
 rtime() {
     t0=$(date +%s.%N)
     $FF -v error "$@" -f null - >/dev/null 2>&1 || { echo "bench-drawtext: ffmpeg $* failed" >&2; exit 1; }
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }'
 }
-# the fastest of 3 runs, so that the difference is not the noise of one
-best() {
-    m=
-    for r in 1 2 3; do
-        t=$(rtime "$@")
-        m=$(awk -v m="$m" -v t="$t" 'BEGIN { print (m == "" || t < m) ? t : m }')
-    done
-    echo "$m"
-}
-# microseconds per frame between two runs
-per_frame() {
-    awk -v a="$1" -v b="$2" -v n="$N" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }'
-}
+fps() { awk -v t="$1" -v n="$N" 'BEGIN { printf "%.1f", n / t }'; }
+# "median mean" of a filterrun line
+med_mean() { sed -n 's/.*mean \([0-9.]*\) us, median \([0-9.]*\) us.*/\2 \1/p'; }
 
 for size in 1920x1080 3840x2160; do
-    src="testsrc2=s=$size:r=25"
+    src="testsrc2=s=$size:r=25,format=nv12"
     for case in ts block; do
         eval opts=\$opts_$case
-        cpu0=$(best -f lavfi -i "$src" -frames:v $N -vf "format=nv12")
-        cpu1=$(best -f lavfi -i "$src" -frames:v $N -vf "format=nv12,drawtext=$opts")
-        gpu0=$(best -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" -frames:v $N \
-               -vf "format=nv12,hwupload_cuda")
-        gpu1=$(best -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" -frames:v $N \
-               -vf "format=nv12,hwupload_cuda,drawtext_cuda=$opts")
-        c=$(per_frame "$cpu0" "$cpu1")
-        g=$(per_frame "$gpu0" "$gpu1")
-        x=$(awk -v c="$c" -v g="$g" 'BEGIN { if (g > 0) printf "%.1f", c / g; else print "n/a" }')
-        line="bench: drawtext $size $case (nv12): CPU $c us/frame, drawtext_cuda $g us/frame, ${x}x"
-        if command -v nsys >/dev/null 2>&1; then
-            nsys profile -q -t cuda -o "$TMP/prof-$size-$case" -f true \
-                $BUILD/ffmpeg -nostdin -v error -init_hw_device cuda=cu -filter_hw_device cu \
-                -f lavfi -i "$src" -frames:v $N -vf "format=nv12,hwupload_cuda,drawtext_cuda=$opts" \
-                -f null - >/dev/null 2>&1 &&
-            k=$(nsys stats -q -r cuda_gpu_kern_sum -f csv "$TMP/prof-$size-$case.nsys-rep" 2>/dev/null |
-                awk -F, '/drawtext_cuda/ { gsub(/"/, ""); printf "%.1f", $4 / 1000 }') &&
-            [ -n "$k" ] && line="$line, kernel $k us/launch (nsys average)"
+        set -- $("$FILTERRUN" -n $N "$src" "drawtext=$opts" | med_mean)
+        cm=$1 ca=$2
+        if [ -r "$CUDATIME" ]; then
+            set -- $(LD_PRELOAD=$CUDATIME CUDATIME_LOG=$TMP/kt "$FILTERRUN" --cuda -n $N "$src" \
+                     "drawtext_cuda=$opts" | med_mean)
+            k=$(awk '$2 == "drawtext_cuda" { print $6 }' "$TMP/kt")
+        else
+            set -- $("$FILTERRUN" --cuda -n $N "$src" "drawtext_cuda=$opts" | med_mean)
+            k=
         fi
+        gm=$1 ga=$2
+        x=$(awk -v c="$cm" -v g="$gm" 'BEGIN { printf "%.1f", c / g }')
+        line="bench: drawtext $size $case (nv12), per frame: drawtext median $cm us (mean $ca), drawtext_cuda median $gm us (mean $ga), ${x}x"
+        [ -n "$k" ] && line="$line; kernel $k us/launch (CUDA events)"
         echo "$line"
+        c0=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12")
+        c1=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12,drawtext=$opts")
+        g0=$(rtime -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "testsrc2=s=$size:r=25" \
+             -frames:v $N -vf "format=nv12,hwupload_cuda")
+        g1=$(rtime -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "testsrc2=s=$size:r=25" \
+             -frames:v $N -vf "format=nv12,hwupload_cuda,drawtext_cuda=$opts")
+        echo "bench: drawtext $size $case (nv12), whole process, $N frames: CPU graph $(fps $c0) fps, with drawtext $(fps $c1) fps; GPU graph $(fps $g0) fps, with drawtext_cuda $(fps $g1) fps"
     done
 done

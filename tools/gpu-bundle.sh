@@ -32,8 +32,9 @@ for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
 done
 # tools the GPU tests run as tests/NAME of the build folder
 mkdir -p "$G/tests"
-make -s --no-print-directory -C "$OBJ" tests/mvdump >/dev/null
-cp "$OBJ"/tests/mvdump "$G/tests/"
+make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun >/dev/null
+cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$G/tests/"
+cp "$OBJ"/cudatime.so "$G/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
 done

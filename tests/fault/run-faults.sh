@@ -1,5 +1,6 @@
 #!/bin/sh
-# CUDA fault injection over c63_cuda and cudadiff (needs a CUDA device).
+# CUDA fault injection over c63_cuda, cudadiff, drawtext_cuda and
+# mestimate_cuda (needs a CUDA device).
 #
 #   run-faults.sh FFMPEG SHIM [CODE]
 #
@@ -16,7 +17,8 @@
 #     faults (a failure in clean-up that loses nothing),
 #   - and leave an output that is a prefix of the good output: no frame or
 #     packet written after the failure that passes for a good one.
-# Prints each failure and "N passed, N failed".
+# The cases run in parallel. CUDA_FAULT_FUNCS="NAME..." limits the run to
+# those driver functions. Prints each failure and "N passed, N failed".
 set -u
 FFMPEG=$1 SHIM=$2 CODE=${3:-2}
 TMP=${TMPDIR:-/tmp}/cudafault.$$
@@ -42,41 +44,41 @@ c63_cuda-depth1|-f lavfi -i $SRC -frames:v 3 -c:v c63_cuda -depth 1 -f c63
 c63_cuda-cudaframes|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=yuv420p,hwupload_cuda -c:v c63_cuda -f c63
 cudadiff|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=yuv420p,hwupload_cuda,cudadiff,hwdownload,format=yuv420p -f rawvideo"
 
-pass=0 fail=0 runs=0
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
+FONT=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+CASES="$CASES
+drawtext_cuda|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=nv12,hwupload_cuda,drawtext_cuda=fontfile=$FONT:text=Fault:fontsize=20:box=1:borderw=1,hwdownload,format=nv12 -f rawvideo
+mestimate_cuda|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=yuv420p,hwupload_cuda,mestimate_cuda,hwdownload,format=yuv420p,codecview=mv=pf+bf -f rawvideo"
+FUNCS=${CUDA_FAULT_FUNCS:-$FUNCS}
 
-# run OUT LOG [VAR=VALUE...]: one ffmpeg run of the current case
-run() {
-    out=$1 log=$2; shift 2
-    rm -f "$out" "$TMP/fault.log"
-    env "$@" CUDA_FAULT_LOG="$TMP/fault.log" LD_PRELOAD="$SHIM" \
-        timeout 60 "$FFMPEG" -nostdin -hide_banner -v error -xerror -y $args "$out" > "$log" 2>&1
-}
-
-echo "$CASES" | while IFS='|' read -r name args; do
-    run "$TMP/good" "$TMP/good.log"
+# one case: NAME ARGS; its failures go to $TMP/NAME.out, "PASS FAIL" to
+# $TMP/NAME.totals. The cases run in parallel, each in its own folder.
+run_case() {
+    name=$1 args=$2 D=$TMP/$1
+    pass=0 fail=0
+    mkdir -p "$D"
+    run "$D/good" "$D/good.log"
     if [ $? -ne 0 ]; then
-        bad "$name: does not run without faults: $(tail -n 1 "$TMP/good.log")"
-        continue
+        bad "$name: does not run without faults: $(tail -n 1 "$D/good.log")"
+        echo "$pass $fail" > "$TMP/$name.totals"
+        return
     fi
     for f in $FUNCS; do
-        run "$TMP/count" "$TMP/count.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=0
-        calls=$(cut -d' ' -f2 "$TMP/fault.log" 2>/dev/null || echo 0)
+        run "$D/count" "$D/count.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=0
+        calls=$(cut -d' ' -f2 "$D/fault.log" 2>/dev/null || echo 0)
         n=1
         while [ "$n" -le "${calls:-0}" ]; do
-            run "$TMP/out" "$TMP/out.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=$n CUDA_FAULT_CODE=$CODE
+            run "$D/out" "$D/out.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=$n CUDA_FAULT_CODE=$CODE
             status=$?
-            runs=$((runs + 1))
             what="$name: $f call $n of $calls failing with $CODE"
             if [ $status -eq 124 ]; then
                 bad "$what: did not end within 60 s"
             elif [ $status -ge 128 ] && [ $status -le 159 ]; then
                 bad "$what: killed by signal $((status - 128))"
-            elif [ $status -eq 0 ] && ! cmp -s "$TMP/out" "$TMP/good"; then
+            elif [ $status -eq 0 ] && ! cmp -s "$D/out" "$D/good"; then
                 bad "$what: exit 0 but the output differs from a run without faults"
-            elif [ -s "$TMP/out" ] && ! cmp -s -n "$(wc -c < "$TMP/out")" "$TMP/out" "$TMP/good"; then
+            elif [ -s "$D/out" ] && ! cmp -s -n "$(wc -c < "$D/out")" "$D/out" "$D/good"; then
                 bad "$what: the output is not a prefix of the good output"
-            elif [ $status -ne 0 ] && ! grep -qi 'cuda\|error\|fail' "$TMP/out.log"; then
+            elif [ $status -ne 0 ] && ! grep -qi 'cuda\|error\|fail' "$D/out.log"; then
                 bad "$what: failed without saying why"
             else
                 pass=$((pass + 1))
@@ -84,9 +86,31 @@ echo "$CASES" | while IFS='|' read -r name args; do
             n=$((n + 1))
         done
     done
-    echo "fault: $name: $pass runs passed, $fail failed so far"
-    echo "$pass $fail" > "$TMP/totals"
+    echo "fault: $name: $pass runs passed, $fail failed"
+    echo "$pass $fail" > "$TMP/$name.totals"
+}
+bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
+# run OUT LOG [VAR=VALUE...]: one ffmpeg run of the current case ($D, $args)
+run() {
+    out=$1 log=$2; shift 2
+    rm -f "$out" "$D/fault.log"
+    env "$@" CUDA_FAULT_LOG="$D/fault.log" LD_PRELOAD="$SHIM" \
+        timeout 60 "$FFMPEG" -nostdin -hide_banner -v error -xerror -y $args "$out" > "$log" 2>&1
+}
+
+names=
+while IFS='|' read -r name args; do
+    names="$names $name"
+    (run_case "$name" "$args") > "$TMP/$name.out" 2>&1 &
+done <<EOF
+$CASES
+EOF
+wait
+pass=0 fail=0
+for name in $names; do
+    cat "$TMP/$name.out"
+    read p f < "$TMP/$name.totals" || { p=0 f=1; echo "FAILED: $name: no result"; }
+    pass=$((pass + p)) fail=$((fail + f))
 done
-read pass fail < "$TMP/totals"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

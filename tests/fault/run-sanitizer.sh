@@ -5,16 +5,21 @@
 #   run-sanitizer.sh DIR [TOOL...]
 #
 # DIR holds ffmpeg and checkcuda (a GPU bundle). Each TOOL (default:
-# memcheck racecheck initcheck synccheck) runs over checkcuda (every kernel
-# against its C twin on random and edge input) and over representative
-# ffmpeg runs: c63_cuda from system memory and from CUDA frames at an odd
-# size, c63_cuda at depth 1 and 4, cudadiff in each mode on a packed and a
-# planar format. A run fails when the tool reports anything (exit code 1
-# from --error-exitcode) or the program itself fails. Prints one line per
-# run and "N passed, N failed".
+# memcheck racecheck initcheck synccheck) runs over checkcuda --small (every
+# kernel against its C twin on random and edge input, cases up to 176x144)
+# and over representative ffmpeg runs at an odd size: c63_cuda from system
+# memory and from CUDA frames, at depth 1 and 4; cudadiff in each mode on a
+# packed and a planar format; drawtext_cuda with box, border, shadow and
+# moving text on three formats; mestimate_cuda esa and hexbs. The tools run
+# in parallel, the runs of one tool one after the other, each limited to
+# SANITIZER_LIMIT seconds (default 300). A run fails when the tool reports
+# anything (exit code 1 from --error-exitcode), the program itself fails
+# or the limit is reached. Prints one line per run and "N passed, N
+# failed".
 set -u
 DIR=$1; shift
 TOOLS=${*:-memcheck racecheck initcheck synccheck}
+LIMIT=${SANITIZER_LIMIT:-300}
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$CS" ] || { echo "run-sanitizer: compute-sanitizer not found"; echo "0 passed, 1 failed"; exit 1; }
 TMP=${TMPDIR:-/tmp}/cudasan.$$
@@ -23,32 +28,51 @@ trap 'rm -rf "$TMP"' EXIT
 FF="$DIR/ffmpeg -nostdin -hide_banner -v error -y"
 HW="-init_hw_device cuda=gpu -filter_hw_device gpu"
 SRC="-f lavfi -i testsrc2=s=97x51:r=25,noise=alls=20:allf=t -frames:v 4"
-pass=0 fail=0
-
 # one TOOL LABEL COMMAND...
 one() {
     tool=$1 label=$2; shift 2
-    timeout 600 "$CS" --tool "$tool" --error-exitcode 1 --print-limit 20 "$@" > "$TMP/log" 2>&1
+    timeout "$LIMIT" "$CS" --tool "$tool" --error-exitcode 1 --print-limit 20 "$@" > "$TMP/$tool.log" 2>&1
     status=$?
-    summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$TMP/log")
+    summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$TMP/$tool.log")
     if [ $status -eq 0 ]; then
-        pass=$((pass + 1)); echo "PASS: $tool: $label: ${summary:-no report}"
+        echo "PASS: $tool: $label: ${summary:-no report}"
     else
-        fail=$((fail + 1)); echo "FAILED: $tool: $label: status $status: ${summary:-}"
-        grep -m 10 '=========' "$TMP/log" | sed 's/^/    /'
+        echo "FAILED: $tool: $label: status $status: ${summary:-}"
+        grep -m 10 '=========' "$TMP/$tool.log" | sed 's/^/    /'
     fi
 }
 
-for tool in $TOOLS; do
-    one $tool "checkcuda"                    "$DIR/checkcuda"
-    one $tool "c63_cuda, system memory"      $FF $SRC -c:v c63_cuda -f c63 "$TMP/a.c63"
-    one $tool "c63_cuda, depth 1"            $FF $SRC -c:v c63_cuda -depth 1 -f c63 "$TMP/b.c63"
-    one $tool "c63_cuda, depth 4, -g 2"      $FF $SRC -c:v c63_cuda -depth 4 -g 2 -f c63 "$TMP/c.c63"
-    one $tool "c63_cuda, CUDA frames"        $FF $HW $SRC -vf format=yuv420p,hwupload_cuda -c:v c63_cuda -f c63 "$TMP/d.c63"
+FONT=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+DT="drawtext_cuda=fontfile=$FONT:text=Sanitize %{frame_num}:fontsize=18:box=1:boxborderw=2:borderw=1:shadowx=2:shadowy=1:x=w-n*20:y=h-n*9"
+
+# every run of one tool, one after the other
+tool_runs() {
+    tool=$1
+    one $tool "checkcuda --small"            "$DIR/checkcuda" --small
+    one $tool "c63_cuda, system memory"      $FF $SRC -c:v c63_cuda -f c63 "$TMP/a-$tool.c63"
+    one $tool "c63_cuda, depth 1"            $FF $SRC -c:v c63_cuda -depth 1 -f c63 "$TMP/b-$tool.c63"
+    one $tool "c63_cuda, depth 4, -g 2"      $FF $SRC -c:v c63_cuda -depth 4 -g 2 -f c63 "$TMP/c-$tool.c63"
+    one $tool "c63_cuda, CUDA frames"        $FF $HW $SRC -vf format=yuv420p,hwupload_cuda -c:v c63_cuda -f c63 "$TMP/d-$tool.c63"
     for mode in recon diff mask; do
         one $tool "cudadiff $mode, yuv420p"  $FF $HW $SRC -vf format=yuv420p,hwupload_cuda,cudadiff=mode=$mode:refresh=3,hwdownload,format=yuv420p -f null -
     done
     one $tool "cudadiff, yuyv422"            $FF $HW $SRC -vf format=yuyv422,hwupload_cuda,cudadiff,hwdownload,format=yuyv422 -f null -
+    for fmt in nv12 yuyv422 rgb24; do
+        one $tool "drawtext_cuda, $fmt"      $FF $HW $SRC -vf "format=$fmt,hwupload_cuda,$DT,hwdownload,format=$fmt" -f null -
+    done
+    one $tool "mestimate_cuda, esa"          $FF $HW $SRC -vf format=yuv420p,hwupload_cuda,mestimate_cuda,hwdownload,format=yuv420p -f null -
+    one $tool "mestimate_cuda, hexbs, mb 8"  $FF $HW $SRC -vf format=yuv420p,hwupload_cuda,mestimate_cuda=method=hexbs:mb_size=8,hwdownload,format=yuv420p -f null -
+}
+
+# the tools in parallel, each with its own log
+for tool in $TOOLS; do
+    tool_runs $tool > "$TMP/$tool.out" 2>&1 &
 done
+wait
+for tool in $TOOLS; do
+    cat "$TMP/$tool.out"
+done
+pass=$(cat "$TMP"/*.out | grep -c '^PASS')
+fail=$(cat "$TMP"/*.out | grep -c '^FAILED')
 echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+[ $fail -eq 0 ] && [ $pass -gt 0 ]
