@@ -104,6 +104,10 @@ fate-drawtext-cuda-filterrun: CMD = $(DRAWTEXT_SH) time gpu $$(target_path tests
 fate-drawtext-cuda-filterrun: REF = $(C63_TESTS)/ref/drawtext-filterrun
 FATE_DRAWTEXT_CPU += fate-drawtext-filterrun
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-filterrun
+# the runner's --input (the benchmarks' camera footage): a c63 vector's
+# pictures, decoded by libavcodec, one checksum each
+fate-drawtext-filterrun-input: CMD = run tests/filterrun$(EXESUF) --md5 --input $(C63_TESTS)/samples/qcif_keyint.c63 -k 5 -w 0 -n 5 "format=yuv420p" "null"
+FATE_DRAWTEXT_CPU += fate-drawtext-filterrun-input
 
 # Without a GPU (make check): registered, options listed, clean failures.
 fate-drawtext-cuda-help:      CMD = $(DRAWTEXT_SH) help $$(target_path ffmpeg)

@@ -45,6 +45,9 @@
  *   --write N FILE TEXT
  *                     write TEXT to FILE before frame N is fed (N = 0:
  *                     before the graph is made); may be repeated
+ *   --input FILE      the pictures are the first DISTINCT of FILE's video
+ *                     stream, through SOURCE, which is then a filter chain
+ *                     with one input (e.g. "scale=1920:1080,format=nv12")
  *   --then N SOURCE2  from frame N on, the pictures come from SOURCE2
  *                     (e.g. another size: a change mid-stream)
  *
@@ -73,6 +76,8 @@ extern "C" {
 #include "libavfilter/avfilter.h"
 #include "libavfilter/buffersink.h"
 #include "libavfilter/buffersrc.h"
+#include "libavformat/avformat.h"
+#include "libavcodec/avcodec.h"
 }
 
 static int fail(const char *what, int err)
@@ -83,24 +88,103 @@ static int fail(const char *what, int err)
     return 1;
 }
 
-/* the first n frames of a source graph */
-static int make_source(const char *desc, int n, std::vector<AVFrame *> &out)
+/* the first n pictures of the video stream of a file */
+static int decode_input(const char *path, int n, std::vector<AVFrame *> &out)
+{
+    AVFormatContext *fmt = NULL;
+    AVCodecContext *dec = NULL;
+    const AVCodec *codec = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *f = av_frame_alloc();
+    int ret, si, eof = 0;
+
+    if (!pkt || !f) {
+        ret = AVERROR(ENOMEM);
+        goto end;
+    }
+    if ((ret = avformat_open_input(&fmt, path, NULL, NULL)) < 0 ||
+        (ret = avformat_find_stream_info(fmt, NULL)) < 0 ||
+        (ret = si = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)) < 0)
+        goto end;
+    if (!(dec = avcodec_alloc_context3(codec))) {
+        ret = AVERROR(ENOMEM);
+        goto end;
+    }
+    if ((ret = avcodec_parameters_to_context(dec, fmt->streams[si]->codecpar)) < 0 ||
+        (ret = avcodec_open2(dec, codec, NULL)) < 0)
+        goto end;
+    while ((int)out.size() < n) {
+        ret = avcodec_receive_frame(dec, f);
+        if (ret >= 0) {
+            out.push_back(f);
+            if (!(f = av_frame_alloc())) {
+                ret = AVERROR(ENOMEM);
+                goto end;
+            }
+            continue;
+        }
+        if (ret == AVERROR_EOF)
+            break;
+        if (ret != AVERROR(EAGAIN))
+            goto end;
+        if (eof)
+            break;
+        ret = av_read_frame(fmt, pkt);
+        if (ret == AVERROR_EOF) {
+            eof = 1;
+            ret = avcodec_send_packet(dec, NULL);
+        } else if (ret >= 0) {
+            if (pkt->stream_index == si)
+                ret = avcodec_send_packet(dec, pkt);
+            av_packet_unref(pkt);
+        }
+        if (ret < 0)
+            goto end;
+    }
+    ret = out.empty() ? AVERROR_EOF : 0;
+end:
+    av_frame_free(&f);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+    return ret;
+}
+
+/* the first n frames out of a graph: with pics, a filter chain fed with
+ * them in order; without, a source graph (no input) */
+static int filter_pictures(const char *desc, const std::vector<AVFrame *> &pics, int n,
+                           std::vector<AVFrame *> &out)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
-    AVFilterContext *sink = NULL;
-    AVFilterInOut *in = NULL, *outp = avfilter_inout_alloc();
+    AVFilterContext *src = NULL, *sink = NULL;
+    AVFilterInOut *in = avfilter_inout_alloc(), *outp = NULL;
+    char args[256];
     int ret;
+    size_t i = 0;
 
-    if (!g || !outp) {
+    if (!g || !in) {
         ret = AVERROR(ENOMEM);
         goto end;
     }
     if ((ret = avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"), "out",
                                             NULL, NULL, g)) < 0)
         goto end;
-    outp->name = av_strdup("out");
-    outp->filter_ctx = sink;
-    if ((ret = avfilter_graph_parse_ptr(g, desc, &outp, &in, NULL)) < 0 ||
+    in->name = av_strdup("out");
+    in->filter_ctx = sink;
+    if (!pics.empty()) {
+        snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/25:pixel_aspect=1/1",
+                 pics[0]->width, pics[0]->height, pics[0]->format);
+        if ((ret = avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in",
+                                                args, NULL, g)) < 0)
+            goto end;
+        if (!(outp = avfilter_inout_alloc())) {
+            ret = AVERROR(ENOMEM);
+            goto end;
+        }
+        outp->name = av_strdup("in");
+        outp->filter_ctx = src;
+    }
+    if ((ret = avfilter_graph_parse_ptr(g, desc, &in, &outp, NULL)) < 0 ||
         (ret = avfilter_graph_config(g, NULL)) < 0)
         goto end;
     while ((int)out.size() < n) {
@@ -109,16 +193,32 @@ static int make_source(const char *desc, int n, std::vector<AVFrame *> &out)
             ret = AVERROR(ENOMEM);
             goto end;
         }
-        if ((ret = av_buffersink_get_frame(sink, f)) < 0) {
-            av_frame_free(&f);
-            if (ret == AVERROR_EOF && !out.empty())
-                ret = 0;
-            break;
+        ret = av_buffersink_get_frame(sink, f);
+        if (ret >= 0) {
+            out.push_back(f);
+            continue;
         }
-        out.push_back(f);
+        av_frame_free(&f);
+        if (ret == AVERROR_EOF)
+            break;
+        if (ret != AVERROR(EAGAIN) || !src)
+            goto end;
+        if (i < pics.size()) {
+            AVFrame *c = av_frame_clone(pics[i]);
+            if (!c) {
+                ret = AVERROR(ENOMEM);
+                goto end;
+            }
+            c->pts = i++;
+            ret = av_buffersrc_add_frame(src, c);
+            av_frame_free(&c);
+        } else {
+            ret = av_buffersrc_add_frame(src, NULL);
+        }
+        if (ret < 0)
+            goto end;
     }
-    if (out.empty() && ret >= 0)
-        ret = AVERROR_EOF;
+    ret = out.empty() ? AVERROR_EOF : 0;
 end:
     avfilter_inout_free(&in);
     avfilter_inout_free(&outp);
@@ -184,7 +284,7 @@ static int do_writes(const std::vector<Write> &writes, int n)
 int main(int argc, char **argv)
 {
     int cuda = 0, frames = 300, warmup = 10, distinct = 25, md5 = 0, then_n = -1;
-    const char *src_desc, *filt_desc, *then_desc = NULL;
+    const char *src_desc, *filt_desc, *then_desc = NULL, *input = NULL;
     std::vector<AVFrame *> pics, pics2;
     std::vector<Write> writes;
     std::vector<double> times;
@@ -213,6 +313,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[argi], "--write") && argi + 3 < argc) {
             writes.push_back({ atoi(argv[argi + 1]), argv[argi + 2], argv[argi + 3] });
             argi += 3;
+        } else if (!strcmp(argv[argi], "--input") && argi + 1 < argc) {
+            input = argv[++argi];
         } else if (!strcmp(argv[argi], "--then") && argi + 2 < argc) {
             then_n    = atoi(argv[++argi]);
             then_desc = argv[++argi];
@@ -221,7 +323,7 @@ int main(int argc, char **argv)
     }
     if (argc - argi != 2 || frames < 1 || warmup < 0 || distinct < 1) {
         fprintf(stderr, "usage: filterrun [--cuda] [--md5] [-n FRAMES] [-w WARMUP] [-k DISTINCT] "
-                        "[--write N FILE TEXT]... [--then N SOURCE2] SOURCE FILTERS\n");
+                        "[--input FILE] [--write N FILE TEXT]... [--then N SOURCE2] SOURCE FILTERS\n");
         return 2;
     }
     src_desc  = argv[argi];
@@ -229,9 +331,18 @@ int main(int argc, char **argv)
     if (!outf || !swf)
         return fail("frame", AVERROR(ENOMEM));
 
-    if ((ret = make_source(src_desc, distinct, pics)) < 0)
+    if (input) {
+        std::vector<AVFrame *> decoded;
+        if ((ret = decode_input(input, distinct, decoded)) < 0)
+            return fail(input, ret);
+        ret = filter_pictures(src_desc, decoded, distinct, pics);
+        for (AVFrame *f : decoded)
+            av_frame_free(&f);
+        if (ret < 0)
+            return fail("source filters", ret);
+    } else if ((ret = filter_pictures(src_desc, {}, distinct, pics)) < 0)
         return fail("source graph", ret);
-    if (then_desc && (ret = make_source(then_desc, distinct, pics2)) < 0)
+    if (then_desc && (ret = filter_pictures(then_desc, {}, distinct, pics2)) < 0)
         return fail("second source graph", ret);
 
     if (cuda) {

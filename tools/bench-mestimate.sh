@@ -64,6 +64,30 @@ for p in 7 32; do
     }'
 done
 
+# Real camera footage (tools/camera-clip.sh: vtest.avi, 768x576, and the
+# same upscaled to 1920x1080 with fresh noise), esa, mb_size 16,
+# search_param 7: per-frame time of each filter alone from tests/filterrun
+# (frames already in place: system memory or CUDA frames; the GPU time
+# waited for), in the same run.
+FILTERRUN=$BUILD/tests/filterrun
+[ -x "$FILTERRUN" ] || FILTERRUN=$BUILD/obj/tests/filterrun
+CLIP=${CAMERA_CLIP:-$BUILD/clips/vtest.avi}
+if [ -x "$FILTERRUN" ] && [ -r "$CLIP" ]; then
+    for cam in "768x576:format=yuv420p" "1920x1080:scale=1920:1080:flags=bicubic,noise=alls=3:allf=t,format=yuv420p"; do
+        size=${cam%%:*} chain=${cam#*:}
+        opts=method=esa:mb_size=16:search_param=7
+        c=$("$FILTERRUN" --input "$CLIP" -k 8 -w 1 -n 6 "$chain" "mestimate=$opts") || exit 1
+        g=$("$FILTERRUN" --cuda --input "$CLIP" -k 25 -w 5 -n 200 "$chain" "mestimate_cuda=$opts") || exit 1
+        cm=$(echo "$c" | sed -n 's/.*median \([0-9.]*\) us.*/\1/p')
+        gm=$(echo "$g" | sed -n 's/.*median \([0-9.]*\) us.*/\1/p')
+        awk -v s=$size -v c=$cm -v g=$gm 'BEGIN {
+            printf "bench: mestimate esa mb16 p7, camera %s: %.2f ms/frame (CPU, 1 thread, median of 6); mestimate_cuda: %.3f ms/frame (median of 200); %.0fx\n",
+                   s, c / 1000, g / 1000, (g > 0 ? c / g : 0) }'
+    done
+else
+    echo "bench-mestimate: camera footage skipped (no tests/filterrun or no $CLIP; see tools/camera-clip.sh)"
+fi
+
 # The kernel rates (mestimate_esa and mestimate_block at 1080p, p 7 and 32,
 # against the __vsadu4 peak) are the "bench mestimate_cuda" lines of
 # checkcuda --bench, which tools/bench-c63cuda.sh runs.

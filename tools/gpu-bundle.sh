@@ -51,6 +51,19 @@ while read -r name path; do
 done
 font=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
 cp "$font" "$G/fonts/DejaVuSans.ttf"
+# the camera clip of the benchmarks (tools/camera-clip.sh), where fetched
+if [ -r "$BUILD/clips/vtest.avi" ]; then
+    mkdir -p "$G/clips" && cp "$BUILD/clips/vtest.avi" "$G/clips/"
+fi
+# the libFuzzer targets of make fuzz, where built (xz-compressed; run.sh
+# --fuzz unpacks them)
+if [ -x "$BUILD/fuzz/target_dec_c63_fuzzer" ]; then
+    mkdir -p "$G/fuzz"
+    for t in target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer; do
+        [ -x "$BUILD/fuzz/$t" ] || continue
+        strip --strip-debug -o "$G/fuzz/$t" "$BUILD/fuzz/$t" && xz -6 "$G/fuzz/$t"
+    done
+fi
 # the cudadiff kernel benchmark, built here
 sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
@@ -59,7 +72,7 @@ sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
 SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
 SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
-strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump 2>/dev/null || true
+strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump "$G"/tests/filterrun 2>/dev/null || true
 # the tests, their samples and references, and the benchmark scripts
 top=$(cd "$(dirname "$0")/.." && pwd)
 cp -R "$top/tests" "$G/src/tests/c63"
@@ -103,6 +116,13 @@ fi
     echo '# --faults: only the CUDA fault injection (tests/fault/run-faults.sh)'
     echo 'if [ "${1:-}" = --faults ]; then'
     echo '    sh src/tests/c63/fault/run-faults.sh "$G/ffmpeg" "$G/cudafault.so" "${2:-2}"; exit'
+    echo 'fi'
+    echo '# --fuzz [SECONDS [PROCESSES]]: only the libFuzzer targets, at the same time (tests/fuzz/run-fuzz.sh)'
+    echo 'if [ "${1:-}" = --fuzz ]; then'
+    echo '    for f in fuzz/*.xz; do [ -f "$f" ] && xz -dkf "$f"; done'
+    echo '    ls fuzz/target_* >/dev/null 2>&1 || { echo "run.sh: no fuzz targets in the bundle (make fuzz first)"; exit 1; }'
+    echo '    FUZZ_PARALLEL=1 FUZZ_FORK=${3:-4} sh src/tests/c63/fuzz/run-fuzz.sh "$G/fuzz" "${2:-60}" \'
+    echo '        $(cd fuzz && ls target_* | grep -v "\." ); exit'
     echo 'fi'
     echo '# --sanitize: only compute-sanitizer over checkcuda and ffmpeg (tests/fault/run-sanitizer.sh)'
     echo 'if [ "${1:-}" = --sanitize ]; then'

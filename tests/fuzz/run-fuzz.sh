@@ -7,8 +7,11 @@
 # hostile samples of tests/samples for the decoder and the demuxer, and the
 # committed corpus in tests/fuzz/corpus/NAME (minimized inputs that reached
 # new code in earlier runs). New inputs go to FUZZ_DIR/corpus/NAME, crashes,
-# leaks and timeouts to FUZZ_DIR/artifacts/NAME. Prints one line per target
-# (runs, executions per second, what was found) and "N passed, N failed".
+# leaks and timeouts (FUZZ_TIMEOUT seconds an input, default 10) to
+# FUZZ_DIR/artifacts/NAME. FUZZ_PARALLEL=1 runs the targets at the same
+# time, FUZZ_FORK=N runs each in libFuzzer's fork mode with N processes.
+# Prints one line per target (runs, executions per second, what was found)
+# and "N passed, N failed".
 set -u
 dir=$1 secs=$2
 shift 2
@@ -17,8 +20,9 @@ samples=$here/../samples
 pass=0 fail=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-for t in "$@"; do
-    corpus=$dir/corpus/$t art=$dir/artifacts/$t
+# one target: its line in $dir/$t.result, "PASS" or "FAIL" in $dir/$t.status
+fuzz_one() {
+    t=$1 corpus=$dir/corpus/$1 art=$dir/artifacts/$1
     mkdir -p "$corpus" "$art"
     seeds=""
     [ -d "$here/corpus/$t" ] && seeds="$here/corpus/$t"
@@ -27,20 +31,48 @@ for t in "$@"; do
            dict="-dict=$here/c63.dict" ;;
     *) dict= ;;
     esac
-    "$dir/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
-        -print_final_stats=1 -artifact_prefix="$art/" $dict "$corpus" $seeds \
+    fork=
+    [ "${FUZZ_FORK:-0}" -gt 0 ] && fork="-fork=$FUZZ_FORK"
+    "$dir/$t" $fork -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
+        -max_len=1048576 -print_final_stats=1 -artifact_prefix="$art/" $dict "$corpus" $seeds \
         > "$dir/$t.log" 2>&1
     status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/$t.log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$dir/$t.log")
+    if [ -n "$fork" ]; then
+        # fork mode: the last "#RUNS: ... exec/s: RATE" progress line
+        runs=$(sed -n 's/^#\([0-9]*\): .*/\1/p' "$dir/$t.log" | tail -n 1)
+        rate=$(sed -n 's/^#[0-9]*: .*exec\/s:* \([0-9]*\).*/\1/p' "$dir/$t.log" | tail -n 1)
+        fork=" with $FUZZ_FORK processes"
+    fi
     found=$(ls "$art" | wc -l)
     if [ $status -eq 0 ] && [ "$found" -eq 0 ]; then
+        echo "fuzz: $t: ${runs:-?} runs in ${secs} s$fork (${rate:-?}/s), $(ls "$corpus" | wc -l) corpus files, nothing found" > "$dir/$t.result"
+        echo PASS > "$dir/$t.status"
+    else
+        {
+            echo "FAILED: fuzz: $t: exit $status, ${runs:-?} runs, found: $(ls "$art" | tr '\n' ' ')"
+            grep -m3 -E "ERROR: |runtime error|SUMMARY" "$dir/$t.log" | sed 's/^/    /'
+        } > "$dir/$t.result"
+        echo FAIL > "$dir/$t.status"
+    fi
+}
+
+for t in "$@"; do
+    rm -f "$dir/$t.result" "$dir/$t.status"
+    if [ "${FUZZ_PARALLEL:-0}" = 1 ]; then
+        fuzz_one "$t" &
+    else
+        fuzz_one "$t"
+    fi
+done
+wait
+for t in "$@"; do
+    cat "$dir/$t.result" 2>/dev/null || echo "FAILED: fuzz: $t: no result"
+    if [ "$(cat "$dir/$t.status" 2>/dev/null)" = PASS ]; then
         pass=$((pass + 1))
-        echo "fuzz: $t: ${runs:-?} runs in ${secs} s (${rate:-?}/s), $(ls "$corpus" | wc -l) corpus files, nothing found"
     else
         fail=$((fail + 1))
-        echo "FAILED: fuzz: $t: exit $status, ${runs:-?} runs, found: $(ls "$art" | tr '\n' ' ')"
-        grep -m3 -E "ERROR: |runtime error|SUMMARY" "$dir/$t.log" | sed 's/^/    /'
     fi
 done
 echo "$pass passed, $fail failed"
