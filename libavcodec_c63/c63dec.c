@@ -413,6 +413,20 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
     ret = parse_header(avctx, avpkt->data, avpkt->size, &h);
     if (ret < 0)
         return ret;
+    /* Every block takes at least 5 bits (use_mv, a DC code of 2 or more,
+     * then EOB or an AC code of 2 or more); Q2 may leave up to 7 trailing
+     * zero bits unwritten. So a packet too short for its picture size is
+     * refused before anything of that size is allocated. */
+    {
+        const int64_t blocks = 6 * (int64_t)((h.width + 15) >> 4) * ((h.height + 15) >> 4);
+        const int64_t bits   = 8 * (int64_t)(avpkt->data + avpkt->size - h.data) + 32;
+        if (bits < 5 * blocks) {
+            av_log(avctx, AV_LOG_ERROR, "Frame of %dx%d (%"PRId64" blocks) cannot be coded "
+                   "in %d bytes of data\n", h.width, h.height, blocks,
+                   (int)(avpkt->data + avpkt->size - h.data));
+            return AVERROR_INVALIDDATA;
+        }
+    }
     if ((ret = setup_geometry(avctx, s, h.width, h.height)) < 0)
         return ret;
     if (!h.keyframe && !s->have_ref) {

@@ -42,6 +42,9 @@ bad)        # hostile input: clear error, non-zero exit, no frame passed off as 
     missing-dqt)  { head -c 2 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
     repeated-sof) { head -c 221 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
     size-change)  cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/in.c63" ;;
+    huge-size)    # 8192x8192 claimed by a frame of a few hundred bytes
+                  { head -c 206 "$SAMPLES/tiny.c63"; printf '\040\000\040\000';
+                    tail -c +211 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
     no-reference) # tiny.c63 without its first (key) frame
                   n=$(ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 - | wc -c)
                   tail -c +$((n + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;

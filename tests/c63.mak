@@ -27,7 +27,8 @@ fate-c63-probe-jpeg: CMD = $(C63_TEST) probe-jpeg
 
 # Hostile input.
 C63_BAD = truncated no-eoi garbled-sof zero-size missing-dqt repeated-sof \
-          size-change no-reference mv-outside bad-ac-run
+          size-change no-reference mv-outside bad-ac-run \
+          huge-size
 FATE_C63_BAD = $(C63_BAD:%=fate-c63-bad-%)
 $(FATE_C63_BAD): CMD = $(C63_TEST) bad $(@:fate-c63-bad-%=%)
 
