@@ -45,6 +45,7 @@
 
 #include "cuda_compat.h"
 #include "c63_tables.h"
+#include "block_match.h"
 
 typedef unsigned char  u8;
 typedef unsigned short u16;
@@ -74,98 +75,29 @@ extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
 /* ------------------------------------------------------ motion estimation */
 
 /*
- * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r.
- * The candidate window [x0, x1) x [y0, y1) and the 7 samples right of and
- * below it are staged in shared memory as 32-bit words from xa = x0 & ~3
- * (win_stride bytes a row, a multiple of 4, win_rows rows; zeros outside
- * the plane, which no candidate reads). Each work item is one candidate
- * column cx and four consecutive candidate rows cy0..+3: every window row
- * is unpacked once and added to the SADs of the (up to 4) candidates it
- * belongs to. The winner is the minimum of the key
- * sad << 16 | (cy * nx + cx): lowest SAD, then earliest in the scan
- * (y outer, x inner), which is what the reference's strict-less scan keeps.
+ * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r:
+ * bm_search() of block_match.h (the search mestimate_cuda's esa shares)
+ * over the window [x0, x1) x [y0, y1) of FORMAT.md section 6, staged in
+ * shared memory (win_stride bytes a row, win_rows rows, at least
+ * BM_STRIDE(8, 2r) and BM_ROWS(8, 2r)). The winner, the lowest SAD and then
+ * the earliest in the scan (y outer, x inner), is what the reference's
+ * strict-less scan keeps. An empty window gives the vector (0, 0).
  */
 extern "C" __global__ void __launch_bounds__(256, 6)
 c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
        int w, int h, int r, int win_stride, int win_rows)
 {
     extern __shared__ __align__(16) u32 smem[];
-    __shared__ u32 warp_best[32];
-    u32 *win = smem;
-
     const int bx = blockIdx.x, by = blockIdx.y;
     const int mx = 8 * bx, my = 8 * by;
     const int x0 = max(0, mx - r), x1 = min(mx + r, w - 8);
     const int y0 = max(0, my - r), y1 = min(my + r, h - 8);
-    const int nx = x1 - x0, ny = y1 - y0;
-    const int xa = x0 & ~3, shift = x0 & 3;
-    const int tid = threadIdx.x, nthreads = blockDim.x;
-    u32 best = 0xFFFFFFFFu;
+    const int nx = x1 - x0;
+    const u32 best = bm_search<8, false, true, u32>(cur, w, ref, w, w, h, mx, my,
+                                                     x0, y0, nx, y1 - y0, win_stride, smem);
 
-    if (nx > 0 && ny > 0) {
-        const int ngy = (ny + 3) >> 2;
-        const int ws4 = win_stride >> 2;
-        u32 c0[8], c1[8];
-
-#pragma unroll 4
-        for (int i = tid; i < ws4 * win_rows; i += nthreads) {
-            const int wy = i / ws4, wx = i - wy * ws4;
-            const int px = xa + 4 * wx, py = y0 + wy;
-            win[i] = px < w && py < h ? *(const u32 *)(ref + (size_t)py * w + px) : 0;
-        }
-#pragma unroll
-        for (int i = 0; i < 8; i++) {
-            const u32 *row = (const u32 *)(cur + (size_t)(my + i) * w + mx);
-            c0[i] = row[0];
-            c1[i] = row[1];
-        }
-        __syncthreads();
-
-        for (int item = tid; item < nx * ngy; item += nthreads) {
-            const int gy  = item / nx;
-            const int cx  = item - gy * nx;
-            const int cy0 = gy * 4;
-            const int k   = (cx + shift) >> 2;
-            const u32 sel = 0x3210u + 0x1111u * (u32)((cx + shift) & 3);
-            u32 s[4] = { 0, 0, 0, 0 };
-
-#pragma unroll
-            for (int rr = 0; rr < 11; rr++) {
-                const u32 *row = win + (cy0 + rr) * ws4;
-                const u32 a = row[k], b = row[k + 1], c = row[k + 2];
-                const u32 w0 = __byte_perm(a, b, sel);
-                const u32 w1 = __byte_perm(b, c, sel);
-#pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    const int i = rr - j;
-                    if (i >= 0 && i < 8)
-                        s[j] = ffc_vsadu4_add(w1, c1[i],
-                                              ffc_vsadu4_add(w0, c0[i], s[j]));
-                }
-            }
-#pragma unroll
-            for (int j = 0; j < 4; j++) {
-                if (cy0 + j < ny) {
-                    const u32 key = s[j] << 16 | (u32)((cy0 + j) * nx + cx);
-                    best = ffc_umin(best, key);
-                }
-            }
-        }
-    }
-
-    /* Minimum over the thread block. */
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) {
-        const u32 other = __shfl_down_sync(0xFFFFFFFFu, best, off);
-        best = ffc_umin(best, other);
-    }
-    if ((tid & 31) == 0)
-        warp_best[tid >> 5] = best;
-    __syncthreads();
-    if (tid == 0) {
+    if (threadIdx.x == 0) {
         c63_mv v;
-        for (int i = 1; i < (nthreads + 31) >> 5; i++)
-            best = ffc_umin(best, warp_best[i]);
         if (best == 0xFFFFFFFFu) {
             v.x = 0;
             v.y = 0;

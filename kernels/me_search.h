@@ -72,6 +72,22 @@ typedef struct MESearch {
     int x_min, x_max, y_min, y_max;   ///< as AVMotionEstContext's
 } MESearch;
 
+/** A search as vf_mestimate.c sets it up: x_min = y_min = 0, x_max and
+ *  y_max the position of the last whole block. */
+ME_FUNC void me_search_setup(MESearch *s, const unsigned char *cur, const unsigned char *ref,
+                             int linesize, int mb_size, int search_param, int x_max, int y_max)
+{
+    s->cur          = cur;
+    s->ref          = ref;
+    s->linesize     = linesize;
+    s->mb_size      = mb_size;
+    s->search_param = search_param;
+    s->x_min        = 0;
+    s->x_max        = x_max;
+    s->y_min        = 0;
+    s->y_max        = y_max;
+}
+
 /** The search window of a block, clamped: the model's local x_min..y_max. */
 typedef struct MEWindow {
     int x_min, x_max, y_min, y_max;

@@ -29,8 +29,14 @@
  *                    candidate of the window, and the smallest me_esa_key()
  *                    wins, which is ff_me_search_esa's choice (mb_size <= 256)
  *   mestimate_esa_staged  the same, reading a copy of the block and its
- *                    window in shared memory (me_esa_stage()); used where
- *                    that copy fits in MESTIMATE_STAGE_MAX bytes
+ *                    window in shared memory (me_esa_stage())
+ *   mestimate_bmN    esa for mb_size N = 8, 16, 32, 64 through bm_search()
+ *                    of block_match.h, the block matching the c63 encoder's
+ *                    c63_me uses too: four candidate rows a work item,
+ *                    __vsadu4 over a window staged as words; used where its
+ *                    shared memory (mestimate_bm_smem()) fits in
+ *                    MESTIMATE_STAGE_MAX bytes, else mestimate_esa_staged
+ *                    or mestimate_esa
  *
  * Both write one (x, y) pair of int per block, in raster order of the
  * blocks, at mvs: the position of the best match in the reference.
@@ -39,22 +45,7 @@
 #include "cuda_compat.h"
 #include "me_search.h"
 #include "mestimate_cuda.h"
-
-static __device__ __forceinline__ void me_setup(MESearch *s, const unsigned char *cur,
-                                                const unsigned char *ref, int linesize,
-                                                int mb_size, int search_param,
-                                                int x_max, int y_max)
-{
-    s->cur          = cur;
-    s->ref          = ref;
-    s->linesize     = linesize;
-    s->mb_size      = mb_size;
-    s->search_param = search_param;
-    s->x_min        = 0;
-    s->x_max        = x_max;
-    s->y_min        = 0;
-    s->y_max        = y_max;
-}
+#include "block_match.h"
 
 extern "C" {
 
@@ -68,7 +59,7 @@ __global__ void mestimate_block(const unsigned char *cur, const unsigned char *r
 
     if (i >= b_width * b_height)
         return;
-    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+    me_search_setup(&s, cur, ref, linesize, mb_size, search_param,
              (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
     x_mb = (i % b_width) << log2_mb;
     y_mb = (i / b_width) << log2_mb;
@@ -94,7 +85,7 @@ mestimate_esa(const unsigned char *cur, const unsigned char *ref,
     MESearch s;
     int step;
 
-    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+    me_search_setup(&s, cur, ref, linesize, mb_size, search_param,
              (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
     w = me_window(&s, x_mb, y_mb);
     n = me_esa_count(&w);
@@ -137,7 +128,7 @@ mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
     MESearch s, st;
     int step;
 
-    me_setup(&s, cur, ref, linesize, mb_size, search_param,
+    me_search_setup(&s, cur, ref, linesize, mb_size, search_param,
              (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
     w = me_window(&s, x_mb, y_mb);
     me_esa_stage(&s, &w, x_mb, y_mb, stage, stride, t, MESTIMATE_ESA_THREADS, &st);
@@ -162,5 +153,40 @@ mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
         mvs[2 * i + 1] = mv[1];
     }
 }
+
+/* mestimate_bmN: grid b_width x b_height, MESTIMATE_ESA_THREADS threads,
+ * stride and the dynamic shared size from mestimate_bm_smem() */
+#define MESTIMATE_BM(N)                                                              \
+__global__ void __launch_bounds__(MESTIMATE_ESA_THREADS)                             \
+mestimate_bm ## N(const unsigned char *cur, const unsigned char *ref, int linesize,  \
+                  int search_param, int b_width, int b_height, int stride, int *mvs) \
+{                                                                                    \
+    extern __shared__ __align__(16) unsigned int bm_smem[];                          \
+    const int bx = blockIdx.x, by = blockIdx.y;                                      \
+    const int x_mb = bx * N, y_mb = by * N;                                          \
+    unsigned long long best;                                                         \
+    MEWindow w;                                                                      \
+    MESearch s;                                                                      \
+                                                                                     \
+    me_search_setup(&s, cur, ref, linesize, N, search_param,                                \
+             (b_width - 1) * N, (b_height - 1) * N);                                 \
+    w = me_window(&s, x_mb, y_mb);                                                   \
+    best = bm_search<N, true, false, unsigned long long>(cur, linesize, ref, linesize, b_width * N,      \
+                                     b_height * N, x_mb, y_mb, w.x_min, w.y_min,     \
+                                     w.x_max - w.x_min + 1, w.y_max - w.y_min + 1,   \
+                                     stride, bm_smem);                               \
+    if (!threadIdx.x) {                                                              \
+        int mv[2];                                                                   \
+        const int i = by * b_width + bx;                                             \
+        me_esa_pos(&w, x_mb, y_mb, best, mv);                                        \
+        mvs[2 * i]     = mv[0];                                                      \
+        mvs[2 * i + 1] = mv[1];                                                      \
+    }                                                                                \
+}
+
+MESTIMATE_BM(8)
+MESTIMATE_BM(16)
+MESTIMATE_BM(32)
+MESTIMATE_BM(64)
 
 }

@@ -34,4 +34,28 @@
 /** Threads per block of mestimate_block. */
 #define MESTIMATE_BLOCK_THREADS 64
 
+#include "block_match.h"
+
+/**
+ * mestimate_bmN for mb_size N: the window stride (bytes) and the dynamic
+ * shared memory (bytes) for the widest window of a plane whose last whole
+ * block is at (x_max, y_max); 0 when there is no such kernel for mb_size or
+ * the window does not fit in MESTIMATE_STAGE_MAX.
+ */
+static inline unsigned mestimate_bm_smem(int mb_size, int search_param, int x_max, int y_max,
+                                         int *stride)
+{
+    long long nx = 2LL * search_param + 1, ny = 2LL * search_param + 1, words;
+
+    if (mb_size != 8 && mb_size != 16 && mb_size != 32 && mb_size != 64)
+        return 0;
+    if (nx > x_max + 1LL) nx = x_max + 1LL;
+    if (ny > y_max + 1LL) ny = y_max + 1LL;
+    if (nx > MESTIMATE_STAGE_MAX || ny > MESTIMATE_STAGE_MAX)
+        return 0;
+    *stride = (int)BM_STRIDE(mb_size, nx);
+    words   = BM_SMEM_WORDS(mb_size, (long long)*stride, BM_ROWS(mb_size, ny));
+    return 4 * words <= MESTIMATE_STAGE_MAX ? (unsigned)(4 * words) : 0;
+}
+
 #endif /* KERNELS_MESTIMATE_CUDA_H */

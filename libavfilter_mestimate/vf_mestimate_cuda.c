@@ -68,8 +68,11 @@ typedef struct MECudaContext {
     CUfunction cu_func_block;
     CUfunction cu_func_esa;
     CUfunction cu_func_esa_staged;
+    CUfunction cu_func_bm;          ///< mestimate_bmN for N = mb_size, if any
     int stage_stride;               ///< mestimate_esa_staged: stride of the copy
     unsigned stage_bytes;           ///< and its size; 0: not used
+    int bm_stride;                  ///< mestimate_bmN: stride of the window
+    unsigned bm_bytes;              ///< and its shared size; 0: not used
     CUdeviceptr d_mvs;              ///< 2 directions x b_count x (x, y) int
     int *mvs;                       ///< host copy
 
@@ -152,6 +155,12 @@ static int alloc_device(AVFilterContext *ctx)
                                                 "mestimate_esa_staged"))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mvs, size))) < 0)
         goto fail;
+    if (s->bm_bytes) {
+        char name[32];
+        snprintf(name, sizeof(name), "mestimate_bm%d", 1 << s->log2_mb_size);
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_bm, s->cu_module, name))) < 0)
+            goto fail;
+    }
 
 fail:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
@@ -224,6 +233,10 @@ static int config_props(AVFilterLink *outlink)
         s->stage_stride = stride;
         s->stage_bytes  = (int64_t)stride * lines <= MESTIMATE_STAGE_MAX ?
                           (unsigned)stride * lines : 0;
+        /* esa for mb_size 8 to 64: the block matching c63_cuda uses too */
+        s->bm_bytes = mestimate_bm_smem(1 << s->log2_mb_size, s->search_param,
+                                        (s->b_width - 1) << s->log2_mb_size,
+                                        (s->b_height - 1) << s->log2_mb_size, &s->bm_stride);
     }
 
     s->hwctx     = frames_ctx->device_ctx->hwctx;
@@ -273,8 +286,14 @@ static int search(AVFilterContext *ctx)
         int linesize = s->cur->linesize[0], mb = mb_size, log2_mb = s->log2_mb_size;
         int p = s->search_param, bw = s->b_width, bh = s->b_height, method = s->method;
 
-        if (s->method == AV_ME_METHOD_ESA && mb_size <= MESTIMATE_ESA_MAX_MB &&
-            s->stage_bytes) {
+        if (s->method == AV_ME_METHOD_ESA && s->bm_bytes) {
+            int stride = s->bm_stride;
+            void *args[] = { &cur, &ref, &linesize, &p, &bw, &bh, &stride, &mvs };
+            ret = CHECK_CU(cu->cuLaunchKernel(s->cu_func_bm, bw, bh, 1,
+                                              MESTIMATE_ESA_THREADS, 1, 1,
+                                              s->bm_bytes, stream, args, NULL));
+        } else if (s->method == AV_ME_METHOD_ESA && mb_size <= MESTIMATE_ESA_MAX_MB &&
+                   s->stage_bytes) {
             int stride = s->stage_stride;
             void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh,
                              &stride, &mvs };

@@ -82,7 +82,7 @@ static tcuEventElapsedTime *event_elapsed;
 static CUcontext ctx;
 static CUmodule module, me_module;
 static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
-static CUfunction f_mest_block, f_mest_esa, f_mest_staged;
+static CUfunction f_mest_block, f_mest_esa, f_mest_staged, f_mest_bm[4];
 static int passed, failed;
 /* --small: only cases of at most this many pixels (for slow checkers) */
 static long max_area = 1L << 40;
@@ -429,13 +429,20 @@ static const struct { const char *name; MESearchFunc f; } mest_methods[] = {
 };
 
 /* One direction of mestimate_cuda on a plane pair: kernel esa 1
- * (mestimate_esa) or 2 (mestimate_esa_staged, which the filter uses where
- * its copy fits), or 0: the per-block kernel for method (1..7). */
+ * (mestimate_esa), 2 (mestimate_esa_staged) or 3 (mestimate_bmN, the block
+ * matching of c63_me, which the filter uses where it fits; else the staged
+ * kernel), or 0: the per-block kernel for method (1..7). */
 static void run_mestimate(CUdeviceptr cur, CUdeviceptr ref, int linesize, int log2_mb, int p,
                           int bw, int bh, int method, int esa, CUdeviceptr mvs)
 {
     int mb = 1 << log2_mb;
-    if (esa == 2) {
+    unsigned bm_bytes;
+    int bm_stride;
+    if (esa == 3 && (bm_bytes = mestimate_bm_smem(mb, p, (bw - 1) << log2_mb, (bh - 1) << log2_mb,
+                                                   &bm_stride))) {
+        void *args[] = { &cur, &ref, &linesize, &p, &bw, &bh, &bm_stride, &mvs };
+        launch(f_mest_bm[log2_mb - 3], bw, bh, MESTIMATE_ESA_THREADS, 1, bm_bytes, args);
+    } else if (esa >= 2) {
         int stride, lines;
         me_esa_stage_size(mb, p, (bw - 1) << log2_mb, (bh - 1) << log2_mb, &stride, &lines);
         void *args[] = { &cur, &ref, &linesize, &mb, &log2_mb, &p, &bw, &bh, &stride, &mvs };
@@ -457,7 +464,8 @@ static void test_mestimate(void)
     static const int params[] = { 4, 7, 32 };
     static const Content contents[] = { SMOOTH, FEW_LEVELS, FLAT, RANDOM };
 
-    for (int m = 0; m < 9; m++) {   /* 7, 8: esa through mestimate_esa(_staged) */
+    /* 7, 8, 9: esa through mestimate_esa, mestimate_esa_staged, mestimate_bmN */
+    for (int m = 0; m < 10; m++) {
         const int esa = m < 7 ? 0 : m - 6;
         const int method = esa ? AV_ME_METHOD_ESA : m + 1;
         for (int mb : mbs) {
@@ -506,6 +514,7 @@ static void test_mestimate(void)
             char name[96];
             snprintf(name, sizeof(name), "mestimate %s mb_size %d%s",
                      esa ? "esa" : mest_methods[m].name, mb,
+                     esa == 3 ? " (mestimate_bmN)" :
                      esa == 2 ? " (mestimate_esa_staged)" :
                      esa ? " (mestimate_esa)" : " (mestimate_block)");
             report(name, detail.empty() && searched > 0, detail.empty() ? "no block searched" : detail);
@@ -536,7 +545,7 @@ static void bench_mestimate(CUevent e0, CUevent e1, double peak_rate)
                 int ny = std::min(y + p, (bh - 1) * mb) - std::max(0, y - p) + 1;
                 candidates += (double)nx * ny;
             }
-        for (int esa = 2; esa >= 0; esa--) {
+        for (int esa = 3; esa >= 0; esa--) {
             run_mestimate(dc.p, dr.p, w, log2_mb, p, bw, bh, AV_ME_METHOD_ESA, esa, dm.p);
             CK(cu->cuEventRecord(e0, NULL));
             for (int i = 0; i < reps; i++)
@@ -547,7 +556,8 @@ static void bench_mestimate(CUevent e0, CUevent e1, double peak_rate)
             double rate = candidates * mb * mb / (ms * 1e-3);
             printf("  %-16s esa mb16 p%-2d %8.3f ms/direction  %.0f candidates  "
                    "%.1f G byte-absdiff/s  %.1f%% of peak\n",
-                   esa == 2 ? "mestimate_esa_staged" : esa ? "mestimate_esa" : "mestimate_block",
+                   esa == 3 ? "mestimate_bm16" : esa == 2 ? "mestimate_esa_staged" :
+                   esa ? "mestimate_esa" : "mestimate_block",
                    p, ms, candidates,
                    rate * 1e-9, 100.0 * rate / peak_rate);
         }
@@ -913,6 +923,11 @@ int main(int argc, char **argv)
     CK(cu->cuModuleGetFunction(&f_mest_block, me_module, "mestimate_block"));
     CK(cu->cuModuleGetFunction(&f_mest_esa,   me_module, "mestimate_esa"));
     CK(cu->cuModuleGetFunction(&f_mest_staged, me_module, "mestimate_esa_staged"));
+    for (int i = 0; i < 4; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "mestimate_bm%d", 8 << i);
+        CK(cu->cuModuleGetFunction(&f_mest_bm[i], me_module, name));
+    }
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);

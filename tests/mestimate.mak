@@ -14,6 +14,16 @@ tests/mvdump$(EXESUF): $(C63_TESTS)/mvdump.c libavfilter/libavfilter.a libswscal
 	    libavformat/libavformat.a libavcodec/libavcodec.a libswresample/libswresample.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 
+# tests/checkbm: the block matching of c63_me and mestimate_bmN
+# (block_match.h) run on the CPU against ff_me_search_esa and FORMAT.md's
+# search.
+tests/checkbm$(EXESUF): $(C63_TESTS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_kernels/block_match.h \
+                        $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
+                        $(SRC_PATH)/libavfilter/cuda_kernels/mestimate_cuda.h \
+                        libavfilter/libavfilter.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++11 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a \
+	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)
+
 # tests/checkme: the kernel's search code (me_search.h) against ff_me_search_*.
 tests/checkme$(EXESUF): $(C63_TESTS)/checkme.c $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
                         libavfilter/libavfilter.a libavutil/libavutil.a
@@ -73,7 +83,9 @@ fate-mestimate-small:         CMD = $(ME_SH) error $$(target_path ffmpeg) "tests
 fate-mestimate-help:          CMD = $(ME_SH) help $$(target_path ffmpeg)
 fate-mestimate-checkme:       CMD = run tests/checkme$(EXESUF)
 fate-mestimate-checkme: tests/checkme$(EXESUF)
-ME_CPU_OTHER = fate-mestimate-small fate-mestimate-help fate-mestimate-checkme $(ME_ERR)
+fate-mestimate-checkbm:       CMD = run tests/checkbm$(EXESUF)
+fate-mestimate-checkbm: tests/checkbm$(EXESUF)
+ME_CPU_OTHER = fate-mestimate-small fate-mestimate-help fate-mestimate-checkme fate-mestimate-checkbm $(ME_ERR)
 $(ME_CPU_OTHER): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 
 # GPU errors: a format without 8-bit luma first, no whole block (need a
