@@ -75,6 +75,11 @@ FATE_C63_TWIN += fate-c63-twin-$(2)-$(1)
 fate-c63-twin-$(2)-$(1): CMD = $$(C63_TEST) twin $(1) $$(C63_TWIN_OPT_$(2))
 endef
 $(foreach o,q1 q25 q50 g1,$(foreach v,$(C63_VECTORS),$(eval $(call C63_TWIN_TEST,$(v),$(o)))))
+# and odd sizes
+FATE_C63_TWIN_SIZE = $(C63_SIZES:%=fate-c63-twin-size-%)
+$(FATE_C63_TWIN_SIZE): CMD = $(C63_TEST) twin \
+    testsrc2=s=176x144:r=25,scale=$(subst x,:,$(@:fate-c63-twin-size-%=%)),trim=end_frame=5 -quality 50
+FATE_C63_TWIN += $(FATE_C63_TWIN_SIZE)
 $(FATE_C63_TWIN): CMP = null
 
 FATE_C63_ALL += $(FATE_C63_DEC) $(FATE_C63_ENC) $(FATE_C63_TWIN) $(FATE_C63_REMUX) $(FATE_C63_BAD) \
