@@ -373,18 +373,23 @@ static __device__ void ec_sizes(const C63ECParams &p, u64 *nbits, u64 *nwords, u
     *wchunks = (*nwords + C63EC_THREADS - 1) / C63EC_THREADS;
 }
 
-/* Stage 1: one thread per coded block. */
+/* Stage 1: one thread per coded block. The parameters and the tables are
+ * copied to shared memory (a parameter whose address is taken would be
+ * copied to each thread's local memory). */
 extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
 c63_ec_code(C63ECParams p)
 {
     __shared__ C63ECTables t;
+    __shared__ C63ECParams sp;
     const int i = blockIdx.x * C63EC_THREADS + threadIdx.x;
 
     for (int k = threadIdx.x; k < (int)(sizeof(t) / 2); k += C63EC_THREADS)
         ((u16 *)&t)[k] = ((const u16 *)p.tables)[k];
+    if (!threadIdx.x)
+        sp = p;
     __syncthreads();
     if (i < p.nblocks)
-        ((u32 *)p.len)[i] = c63ec_code_block(&p, &t, (const short *)p.coef,
+        ((u32 *)p.len)[i] = c63ec_code_block(&sp, &t, (const short *)p.coef,
                                              (const C63ECMV *)p.mv, i,
                                              (u32 *)p.slots + (u64)i * C63EC_SLOT_WORDS);
 }
