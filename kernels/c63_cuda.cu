@@ -28,6 +28,9 @@
  *   c63_encode       motion compensation, residual, forward DCT,
  *                    quantisation, dequantisation, inverse DCT and
  *                    reconstruction (FORMAT.md sections 5 and 6)
+ *   c63_ec_*         entropy coding, header to EOI, of the coefficients
+ *                    and vectors (FORMAT.md section 3): the stages of
+ *                    c63_ec.h, each the same code as its C twin
  *   c63_peak_sad     a tight __vsadu4 loop, to measure the peak rate of
  *                    byte absolute differences (benchmark only)
  *
@@ -46,6 +49,7 @@
 #include "cuda_compat.h"
 #include "c63_tables.h"
 #include "block_match.h"
+#include "c63_ec.h"
 
 typedef unsigned char  u8;
 typedef unsigned short u16;
@@ -226,6 +230,219 @@ extern "C" __global__ void c63_encode(short *coef, u8 *rec, const c63_mv *mv,
     if (active) {
         const int v = pred + c63_f2i16(acc);
         rec[pix] = (u8)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+}
+
+/* -------------------------------------------------------- entropy coding */
+
+/*
+ * The stages of c63_ec.h, launched in this order on one stream, each with
+ * C63EC_THREADS threads a block and the frame's C63ECParams:
+ *
+ *   c63_ec_code     ceil(nblocks / C63EC_THREADS) blocks
+ *   c63_ec_sum      nchunks blocks
+ *   c63_ec_top      1 block
+ *   c63_ec_apply    nchunks blocks
+ *   c63_ec_gather   up to C63EC_GRID blocks (grid-stride over the chunks
+ *                   of words that the frame's bit count needs)
+ *   c63_ec_fftop    1 block
+ *   c63_ec_stuff    as c63_ec_gather
+ *   c63_ec_finish   1 block
+ *
+ * The sizes that the host cannot know (bits, 0xFF bytes) pass from stage
+ * to stage through the C63ECInfo in device memory.
+ */
+
+typedef unsigned long long u64;
+
+/* Exclusive prefix sum of v over the thread block (every thread must call
+ * it); the block's sum in *total. */
+static __device__ u64 ec_block_scan(u64 v, u64 *total)
+{
+    __shared__ u64 buf[2][C63EC_THREADS];
+    const int t = threadIdx.x;
+    int cur = 0;
+
+    buf[0][t] = v;
+    __syncthreads();
+    for (int d = 1; d < C63EC_THREADS; d <<= 1) {
+        u64 x = buf[cur][t];
+        if (t >= d)
+            x += buf[cur][t - d];
+        buf[cur ^ 1][t] = x;
+        cur ^= 1;
+        __syncthreads();
+    }
+    v = buf[cur][t] - v;
+    *total = buf[cur][C63EC_THREADS - 1];
+    __syncthreads();                /* buf is reused by the next call */
+    return v;
+}
+
+/* Exclusive prefix sum of v[0..n) in place, by one thread block; returns
+ * the sum. */
+static __device__ u64 ec_scan_top(u64 *v, u64 n)
+{
+    u64 carry = 0;
+
+    for (u64 base = 0; base < n; base += C63EC_THREADS) {
+        const u64 i = base + threadIdx.x;
+        const u64 x = i < n ? v[i] : 0;
+        u64 total;
+        const u64 ex = ec_block_scan(x, &total);
+        if (i < n)
+            v[i] = carry + ex;
+        carry += total;
+    }
+    return carry;
+}
+
+/* Words and chunks of words of the frame whose bit count the scan found. */
+static __device__ void ec_sizes(const C63ECParams &p, u64 *nbits, u64 *nwords, u64 *wchunks)
+{
+    *nbits   = ((const C63ECInfo *)p.info)->bits;
+    *nwords  = (*nbits + 31) / 32;
+    *wchunks = (*nwords + C63EC_THREADS - 1) / C63EC_THREADS;
+}
+
+/* Stage 1: one thread per coded block. The parameters and the tables are
+ * copied to shared memory (a parameter whose address is taken would be
+ * copied to each thread's local memory). */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_code(C63ECParams p)
+{
+    __shared__ C63ECTables t;
+    __shared__ C63ECParams sp;
+    const int i = blockIdx.x * C63EC_THREADS + threadIdx.x;
+
+    for (int k = threadIdx.x; k < (int)(sizeof(t) / 2); k += C63EC_THREADS)
+        ((u16 *)&t)[k] = ((const u16 *)p.tables)[k];
+    if (!threadIdx.x)
+        sp = p;
+    __syncthreads();
+    if (i < p.nblocks)
+        ((u32 *)p.len)[i] = c63ec_code_block(&sp, &t, (const short *)p.coef,
+                                             (const C63ECMV *)p.mv, i,
+                                             (u32 *)p.slots + (u64)i * C63EC_SLOT_WORDS);
+}
+
+/* Stage 2a: the bits of each chunk of C63EC_CHUNK coded blocks. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_sum(C63ECParams p)
+{
+    const u32 *len = (const u32 *)p.len;
+    const int base = blockIdx.x * C63EC_CHUNK + 4 * threadIdx.x;
+    u64 s = 0, total;
+
+    for (int j = 0; j < 4; j++)
+        if (base + j < p.nblocks)
+            s += len[base + j];
+    ec_block_scan(s, &total);
+    if (!threadIdx.x)
+        ((u64 *)p.sums)[blockIdx.x] = total;
+}
+
+/* Stage 2b: the chunks' offsets and the frame's bit count. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_top(C63ECParams p)
+{
+    const u64 total = ec_scan_top((u64 *)p.sums, p.nchunks);
+
+    if (!threadIdx.x)
+        ((C63ECInfo *)p.info)->bits = total;
+}
+
+/* Stage 2c: each coded block's bit offset. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_apply(C63ECParams p)
+{
+    const u32 *len = (const u32 *)p.len;
+    u64 *off = (u64 *)p.off;
+    const int base = blockIdx.x * C63EC_CHUNK + 4 * threadIdx.x;
+    u64 s = 0, o, total;
+
+    for (int j = 0; j < 4; j++)
+        if (base + j < p.nblocks)
+            s += len[base + j];
+    o = ((const u64 *)p.sums)[blockIdx.x] + ec_block_scan(s, &total);
+    for (int j = 0; j < 4; j++)
+        if (base + j < p.nblocks) {
+            off[base + j] = o;
+            o += len[base + j];
+        }
+}
+
+/*
+ * Stages 3 and 5: one thread per word of the frame's bits, C63EC_THREADS
+ * words (a chunk) a thread block, grid-stride over the chunks. Stage 3
+ * (stuff = 0) gathers each word from the blocks' slots and stores each
+ * chunk's count of 0xFF bytes; stage 5 writes each word's whole bytes,
+ * a 0x00 after each 0xFF, into the packet after the header and the 0x00
+ * bytes of the 0xFF bytes before them (the chunk's prefix from stage 4,
+ * then the block's scan).
+ */
+static __device__ void ec_words(const C63ECParams &p, int stuff)
+{
+    u64 nbits, nwords, wchunks, total;
+
+    ec_sizes(p, &nbits, &nwords, &wchunks);
+    for (u64 c = blockIdx.x; c < wchunks; c += gridDim.x) {
+        const u64 wi = c * C63EC_THREADS + threadIdx.x;
+        const int in = wi < nwords;
+        u32 w = 0;
+        u64 before;
+        if (in && stuff)
+            w = ((const u32 *)p.words)[wi];
+        else if (in)
+            ((u32 *)p.words)[wi] = w = c63ec_gather_word((const u64 *)p.off, (const u32 *)p.len,
+                                                         (const u32 *)p.slots, p.nblocks,
+                                                         nbits, wi);
+        before = ec_block_scan(in ? c63ec_word_ff(w, wi, nbits / 8) : 0, &total);
+        if (!stuff && !threadIdx.x)
+            ((u64 *)p.ffsum)[c] = total;
+        if (stuff && in)
+            c63ec_stuff_word((u8 *)p.pkt + C63EC_HEADER_SIZE + 4 * wi +
+                             ((const u64 *)p.ffsum)[c] + before, w, wi, nbits / 8);
+    }
+}
+
+/* Stage 3: the words of the frame's bits; 0xFF bytes per chunk. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_gather(C63ECParams p)
+{
+    ec_words(p, 0);
+}
+
+/* Stage 4: the chunks' 0xFF bytes before them, and their number. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_fftop(C63ECParams p)
+{
+    u64 nbits, nwords, wchunks, total;
+
+    ec_sizes(p, &nbits, &nwords, &wchunks);
+    total = ec_scan_top((u64 *)p.ffsum, wchunks);
+    if (!threadIdx.x)
+        ((C63ECInfo *)p.info)->nff = total;
+}
+
+/* Stage 5: the packet's stuffed data. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_stuff(C63ECParams p)
+{
+    ec_words(p, 1);
+}
+
+/* Stage 6: header, end of data, EOI and the packet size. */
+extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+c63_ec_finish(C63ECParams p)
+{
+    C63ECInfo *info = (C63ECInfo *)p.info;
+    u8 *pkt = (u8 *)p.pkt;
+
+    c63ec_header(pkt, (const u8 *)p.hdr, p.keyframe, threadIdx.x, C63EC_THREADS);
+    if (!threadIdx.x) {
+        const u64 nbits = info->bits, pos = C63EC_HEADER_SIZE + nbits / 8 + info->nff;
+        info->size = pos + c63ec_tail(pkt + pos, (const u32 *)p.words, nbits);
     }
 }
 

@@ -41,6 +41,11 @@
 #include "c63enc.h"
 #include "c63me.h"
 
+enum {
+    ENTROPY_ROWS,                   ///< ff_c63_write_frame(), row-parallel
+    ENTROPY_TWIN,                   ///< ff_c63_write_frame_twin(), serial
+};
+
 typedef struct C63EncContext {
     const AVClass *class;
     int qp;
@@ -49,6 +54,8 @@ typedef struct C63EncContext {
     MECmpContext  mecc;
     C63Geometry   geo;
     C63Writer     writer;
+    C63TwinWriter twin;
+    int           entropy;          ///< ENTROPY_*
     int           range[3];
     uint8_t       q[3][64];
 
@@ -64,6 +71,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
 {
     C63EncContext *s = avctx->priv_data;
     const C63Geometry *g = &s->geo;
+    size_t total;
     int ret;
 
     if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0)
@@ -75,16 +83,24 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
 
+    /* Coefficients and vectors of the three planes in one buffer each,
+     * as the GPU coder's twin takes them. */
+    total = (size_t)g->w[0] * g->h[0] + 2 * (size_t)g->w[1] * g->h[1];
+    s->coded.coef[0] = av_malloc_array(total, sizeof(int16_t));
+    s->coded.mv[0]   = av_calloc(total / 64, sizeof(C63MV));
+    if (!s->coded.coef[0] || !s->coded.mv[0])
+        return AVERROR(ENOMEM);
     for (int p = 0; p < 3; p++) {
         size_t n = (size_t)g->w[p] * g->h[p];
         s->orig[p]     = av_mallocz(n);
         s->recon[0][p] = av_mallocz(n);
         s->recon[1][p] = av_mallocz(n);
         s->bsum[p]     = av_malloc_array(n, sizeof(*s->bsum[p]));
-        s->coded.coef[p] = av_malloc_array(n, sizeof(int16_t));
-        s->coded.mv[p]   = av_calloc(n / 64, sizeof(C63MV));
-        if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] || !s->bsum[p] ||
-            !s->coded.coef[p] || !s->coded.mv[p])
+        if (p) {
+            s->coded.coef[p] = s->coded.coef[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1];
+            s->coded.mv[p]   = s->coded.mv[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1] / 64;
+        }
+        if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] || !s->bsum[p])
             return AVERROR(ENOMEM);
     }
     s->since_key = avctx->gop_size;
@@ -162,7 +178,11 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
         avctx->execute2(avctx, bsum_rows, NULL, NULL, g->mb_h);
     avctx->execute2(avctx, encode_row, NULL, NULL, g->mb_h);
 
-    if ((ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded)) < 0)
+    if (s->entropy == ENTROPY_TWIN)
+        ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
+    else
+        ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded);
+    if (ret < 0)
         return ret;
     *got_packet = 1;
     return 0;
@@ -177,10 +197,11 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
         av_freep(&s->recon[0][p]);
         av_freep(&s->recon[1][p]);
         av_freep(&s->bsum[p]);
-        av_freep(&s->coded.coef[p]);
-        av_freep(&s->coded.mv[p]);
     }
+    av_freep(&s->coded.coef[0]);
+    av_freep(&s->coded.mv[0]);
     ff_c63_writer_free(&s->writer);
+    ff_c63_twin_writer_free(&s->twin);
     return 0;
 }
 
@@ -188,6 +209,12 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
 #define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
 static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63EncContext)
+    { "entropy", "Entropy coder (the output is the same)", OFFSET(entropy),
+      AV_OPT_TYPE_INT, { .i64 = ENTROPY_ROWS }, ENTROPY_ROWS, ENTROPY_TWIN, VE, .unit = "entropy" },
+    { "rows", "MCU rows in parallel on the slice threads", 0, AV_OPT_TYPE_CONST,
+      { .i64 = ENTROPY_ROWS }, 0, 0, VE, .unit = "entropy" },
+    { "twin", "c63_cuda's GPU coder emulated serially (slow; for testing it without a GPU)", 0,
+      AV_OPT_TYPE_CONST, { .i64 = ENTROPY_TWIN }, 0, 0, VE, .unit = "entropy" },
     { NULL },
 };
 

@@ -26,19 +26,32 @@
  *
  * Per frame: the input is converted into zero-padded planes on the device
  * (CUDA frames directly, system-memory frames through a pinned staging
- * buffer), then the kernels run on the device context's stream, and only
- * the coefficients and vectors are copied back, into pinned memory, for
- * the shared entropy writer. The reconstruction stays on the device as the
- * next frame's reference.
+ * buffer), then the kernels run on the device context's stream: motion
+ * estimation, transform and reconstruction, then entropy coding
+ * (c63_ec_*, kernels/c63_ec.h) into the slot's device packet buffer,
+ * header to EOI. Only the packet's size comes back on that stream; the
+ * packer thread then copies the payload, and nothing else, into pinned
+ * memory on a stream of its own. The coefficients never leave the device;
+ * the reconstruction stays there as the next frame's reference.
+ *
+ * With -entropy cpu the coefficients and vectors are copied back instead
+ * and the packer codes them with the shared CPU writer (c63put.c), as
+ * before the GPU coder existed: kept for comparison.
  *
  * Frames pass through depth slots in order. The calling thread takes a
  * frame, stages it and queues its GPU work; a packer thread waits for each
- * slot's GPU work, entropy-codes it (on the slice threads) into a packet
- * and hands the slot back. So with depth > 1 the GPU work of later frames
- * and the reading of the next input run while earlier frames are coded,
- * and packets come out up to depth - 1 frames late.
+ * slot's GPU work, fetches (or codes) its packet and hands the slot back.
+ * So with depth > 1 the GPU work of later frames and the reading of the
+ * next input run while earlier frames are finished, and packets come out
+ * up to depth - 1 frames late.
+ *
+ * The device packet buffers are sized for the worst case that the
+ * format allows (c63ec_max_packet(): every block at its largest, every
+ * byte stuffed), so no frame can overflow them.
  */
 
+#include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "config.h"
@@ -60,6 +73,7 @@
 
 #include "c63.h"
 #include "c63enc.h"
+#include "libavcodec/cuda_kernels/c63_ec.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;
@@ -75,18 +89,40 @@ enum Stage {
     STAGE_INPUT,            ///< upload and conversion
     STAGE_ME,               ///< motion estimation
     STAGE_ENCODE,           ///< transform, quantisation, reconstruction
-    STAGE_DOWNLOAD,         ///< coefficients and vectors to the host
+    STAGE_ENTROPY,          ///< entropy coding (GPU coder)
+    STAGE_DOWNLOAD,         ///< the packet (or the coefficients) to the host
     NB_STAGES,
 };
 
 static const char *const stage_names[NB_STAGES] = {
-    "input", "motion estimation", "transform+reconstruction", "download",
+    "input", "motion estimation", "transform+reconstruction", "entropy coding", "download",
+};
+
+enum Entropy {
+    ENTROPY_GPU,            ///< c63_ec_* kernels, only the packet comes back
+    ENTROPY_CPU,            ///< coefficients back, the CPU writer codes them
+};
+
+/* The entropy coder's kernels, in launch order. */
+enum ECKernel {
+    EC_CODE, EC_SUM, EC_TOP, EC_APPLY, EC_GATHER, EC_FFTOP, EC_STUFF, EC_FINISH, NB_EC,
+};
+
+static const char *const ec_names[NB_EC] = {
+    "c63_ec_code", "c63_ec_sum", "c63_ec_top", "c63_ec_apply",
+    "c63_ec_gather", "c63_ec_fftop", "c63_ec_stuff", "c63_ec_finish",
 };
 
 /* Driver entry points that ffnvcodec's loader does not provide. */
 typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
 typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
+
+/* The kernels' structures are the host's. */
+static_assert(sizeof(C63ECTables) == sizeof(C63HuffCodes) &&
+              offsetof(C63ECTables, ac_len) == offsetof(C63HuffCodes, ac_len) &&
+              sizeof(C63ECMV) == sizeof(C63MV) && C63EC_HEADER_SIZE == C63_HEADER_SIZE,
+              "c63_ec.h does not match c63.h");
 
 enum SlotState {
     SLOT_FREE,
@@ -100,9 +136,14 @@ typedef struct C63CudaSlot {
     int       ret;          ///< packing result
     enum SlotState state;
     uint8_t  *in_host;      ///< pinned staging of a system-memory frame
-    int16_t  *coef_host;    ///< pinned coefficients of the 3 planes
-    C63MV    *mv_host;      ///< pinned vectors of the 3 planes
+    int16_t  *coef_host;    ///< pinned coefficients of the 3 planes (-entropy cpu)
+    C63MV    *mv_host;      ///< pinned vectors of the 3 planes (-entropy cpu)
+    CUdeviceptr d_pkt;      ///< the coded packet on the device (-entropy gpu)
+    C63ECInfo *info_host;   ///< pinned: the packet's size
+    uint8_t  *pkt_host;     ///< pinned: the packet, grown as needed
+    size_t    pkt_host_size;
     CUevent   ev[NB_STAGES + 1];
+    CUevent   ev_copy[2];   ///< around the packet's copy (statistics)
     int64_t   pts, duration;
     int       keyframe;
 } C63CudaSlot;
@@ -111,6 +152,7 @@ typedef struct C63CudaEncContext {
     const AVClass *class;
     int   qp;
     int   depth;
+    int   entropy;
     int   stats_gpu;
     char *device;
 
@@ -118,8 +160,10 @@ typedef struct C63CudaEncContext {
     AVCUDADeviceContext *hwctx;
     CudaFunctions       *cu;
     CUstream             stream;
+    CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
     CUfunction           f_convert, f_me, f_encode;
+    CUfunction           f_ec[NB_EC];
     tcuMemAllocHost     *mem_alloc_host;
     tcuMemFreeHost      *mem_free_host;
     tcuEventElapsedTime *event_elapsed;
@@ -132,6 +176,10 @@ typedef struct C63CudaEncContext {
     size_t      plane_size[3], plane_off[3], total;  ///< padded planes
     size_t      in_off[3], in_size;                  ///< staged input planes
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q, d_in;
+    CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
+    C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
+    size_t      max_pkt;            ///< c63ec_max_packet()
+    int         ec_grid[NB_EC];     ///< blocks of each kernel's grid
     int         cur;
     int         since_key;
 
@@ -221,7 +269,52 @@ static av_cold int init_device(AVCodecContext *avctx)
     return 0;
 }
 
-/* Wait for the slot's GPU work and entropy-code it into sl->pkt. */
+/* The packet that the GPU coded, into sl->pkt: its payload, and only that,
+ * copied on the packer's stream into the slot's pinned buffer. Called with
+ * the context current, once the slot's GPU work is done. */
+static int fetch_packet(AVCodecContext *avctx, C63CudaSlot *sl)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    const size_t size = sl->info_host->size;
+    int ret;
+
+    if (size < C63_HEADER_SIZE + 2 || size > s->max_pkt) {
+        av_log(avctx, AV_LOG_ERROR, "Coded frame of %zu bytes out of range\n", size);
+        return AVERROR_BUG;
+    }
+    /* Grown to the largest frame so far, so allocated a few times only. */
+    if (size > sl->pkt_host_size) {
+        const size_t grow = FFMIN(s->max_pkt, size + size / 4);
+        free_host(s, (void **)&sl->pkt_host);
+        sl->pkt_host_size = 0;
+        if ((ret = alloc_host(avctx, s, (void **)&sl->pkt_host, grow)) < 0)
+            return ret;
+        sl->pkt_host_size = grow;
+    }
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_copy[0], s->copy_stream))) < 0)
+        return ret;
+    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->pkt_host, sl->d_pkt, size, s->copy_stream))) < 0)
+        return ret;
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_copy[1], s->copy_stream))) < 0)
+        return ret;
+    if ((ret = CHECK_CU(cu->cuStreamSynchronize(s->copy_stream))) < 0)
+        return ret;
+    if (s->collect_stats) {
+        float ms = 0;
+        if (CHECK_CU(s->event_elapsed(&ms, sl->ev_copy[0], sl->ev_copy[1])) >= 0)
+            s->stage_ms[STAGE_DOWNLOAD] += ms;
+    }
+    if ((ret = ff_get_encode_buffer(avctx, sl->pkt, size, 0)) < 0)
+        return ret;
+    memcpy(sl->pkt->data, sl->pkt_host, size);
+    if (sl->keyframe)
+        sl->pkt->flags |= AV_PKT_FLAG_KEY;
+    return 0;
+}
+
+/* Wait for the slot's GPU work and fetch or entropy-code its packet into
+ * sl->pkt. */
 static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
 {
     C63CudaEncContext *s = avctx->priv_data;
@@ -241,18 +334,22 @@ static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
         }
         s->nb_frames++;
     }
+    if (ret >= 0 && s->entropy == ENTROPY_GPU)
+        ret = fetch_packet(avctx, sl);
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     av_frame_unref(sl->frame);
     if (ret < 0)
         return ret;
 
-    for (int p = 0; p < 3; p++) {
-        f.coef[p] = sl->coef_host + s->plane_off[p];
-        f.mv[p]   = sl->mv_host + s->plane_off[p] / 64;
+    if (s->entropy == ENTROPY_CPU) {
+        for (int p = 0; p < 3; p++) {
+            f.coef[p] = sl->coef_host + s->plane_off[p];
+            f.mv[p]   = sl->mv_host + s->plane_off[p] / 64;
+        }
+        f.keyframe = sl->keyframe;
+        if ((ret = ff_c63_write_frame(avctx, &s->writer, sl->pkt, &s->geo, s->q, &f)) < 0)
+            return ret;
     }
-    f.keyframe = sl->keyframe;
-    if ((ret = ff_c63_write_frame(avctx, &s->writer, sl->pkt, &s->geo, s->q, &f)) < 0)
-        return ret;
     sl->pkt->pts      = sl->pts;
     sl->pkt->dts      = sl->pts;
     sl->pkt->duration = sl->duration;
@@ -336,6 +433,46 @@ static int take_packet(AVCodecContext *avctx, AVPacket *pkt, int wait)
     return ret;
 }
 
+/*
+ * The GPU coder's device buffers (one allocation, laid out as
+ * c63ec_code_frame_cpu() takes them), its tables and header template, its
+ * grids and the packer's copy stream. The packet buffers, one a slot, are
+ * c63ec_max_packet() bytes: the format's worst case.
+ */
+static av_cold int init_entropy(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    const C63Geometry *g = &s->geo;
+    C63ECParams *p = &s->ecp;
+    const uint64_t size = c63ec_init_params(p, g->mb_w, g->mb_h, 0);
+    const uint64_t max_words = c63ec_max_words(p->nblocks);
+    uint8_t hdr[C63_HEADER_SIZE];
+    int ret;
+
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_ec, size))) < 0)
+        return ret;
+    c63ec_init_params(p, g->mb_w, g->mb_h, s->d_ec);
+    p->coef = s->d_coef;
+    p->mv   = s->d_mv;
+    ff_c63_write_header(hdr, g->width, g->height, 0, s->q);
+    if ((ret = CHECK_CU(cu->cuMemcpyHtoD(p->tables, &ff_c63_huff, sizeof(ff_c63_huff)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoD(p->hdr, hdr, sizeof(hdr)))) < 0)
+        return ret;
+    s->max_pkt = c63ec_max_packet(p->nblocks);
+
+    s->ec_grid[EC_CODE]   = (p->nblocks + C63EC_THREADS - 1) / C63EC_THREADS;
+    s->ec_grid[EC_SUM]    = p->nchunks;
+    s->ec_grid[EC_TOP]    = 1;
+    s->ec_grid[EC_APPLY]  = p->nchunks;
+    s->ec_grid[EC_GATHER] = FFMIN(max_words / C63EC_THREADS, C63EC_GRID);
+    s->ec_grid[EC_FFTOP]  = 1;
+    s->ec_grid[EC_STUFF]  = s->ec_grid[EC_GATHER];
+    s->ec_grid[EC_FINISH] = 1;
+
+    return CHECK_CU(cu->cuStreamCreate(&s->copy_stream, CU_STREAM_NON_BLOCKING));
+}
+
 static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 {
     C63CudaEncContext *s = avctx->priv_data;
@@ -397,6 +534,9 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me,      s->module, "c63_me")))      < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0)
         goto fail;
+    for (int i = 0; i < NB_EC && s->entropy == ENTROPY_GPU; i++)
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_ec[i], s->module, ec_names[i]))) < 0)
+            goto fail;
 
     if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_orig,     s->total)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_recon[0], s->total)))   < 0 ||
@@ -406,6 +546,8 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_in,       s->in_size))) < 0)
         goto fail;
+    if (s->entropy == ENTROPY_GPU && (ret = init_entropy(avctx)) < 0)
+        goto fail;
     if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[0], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[1], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_mv, 0, mv_bytes, s->stream)))       < 0 ||
@@ -414,12 +556,22 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 
     for (int i = 0; i < s->depth; i++) {
         C63CudaSlot *sl = &s->slot[i];
-        if ((ret = alloc_host(avctx, s, (void **)&sl->in_host,   s->in_size))  < 0 ||
-            (ret = alloc_host(avctx, s, (void **)&sl->coef_host, coef_bytes))  < 0 ||
-            (ret = alloc_host(avctx, s, (void **)&sl->mv_host,   mv_bytes))    < 0)
+        if ((ret = alloc_host(avctx, s, (void **)&sl->in_host, s->in_size)) < 0)
+            goto fail;
+        if (s->entropy == ENTROPY_CPU &&
+            ((ret = alloc_host(avctx, s, (void **)&sl->coef_host, coef_bytes)) < 0 ||
+             (ret = alloc_host(avctx, s, (void **)&sl->mv_host,   mv_bytes))   < 0))
+            goto fail;
+        if (s->entropy == ENTROPY_GPU &&
+            ((ret = alloc_host(avctx, s, (void **)&sl->info_host, sizeof(*sl->info_host))) < 0 ||
+             (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_pkt, s->max_pkt))) < 0))
             goto fail;
         for (int e = 0; e <= NB_STAGES; e++)
             if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev[e],
+                                    s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
+                goto fail;
+        for (int e = 0; e < 2 && s->entropy == ENTROPY_GPU; e++)
+            if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_copy[e],
                                     s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
                 goto fail;
         sl->frame = av_frame_alloc();
@@ -602,13 +754,32 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)
         goto end;
 
-    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->coef_host, s->d_coef,
-                                              s->total * sizeof(int16_t), s->stream))) < 0)
+    if (s->entropy == ENTROPY_GPU) {
+        C63ECParams ecp = s->ecp;
+        void *args[] = { &ecp };
+        ecp.pkt      = sl->d_pkt;
+        ecp.keyframe = key;
+        for (int i = 0; i < NB_EC; i++)
+            if ((ret = launch(avctx, s->f_ec[i], s->ec_grid[i], 1, C63EC_THREADS, 1, 0, args)) < 0)
+                goto end;
+    }
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[4], s->stream))) < 0)
         goto end;
-    if (!key &&
-        (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->mv_host, s->d_mv,
-                                              s->total / 64 * sizeof(C63MV), s->stream))) < 0)
-        goto end;
+
+    if (s->entropy == ENTROPY_GPU) {
+        /* Only the size: the packer copies the payload. */
+        if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->info_host, s->ecp.info,
+                                                  sizeof(*sl->info_host), s->stream))) < 0)
+            goto end;
+    } else {
+        if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->coef_host, s->d_coef,
+                                                  s->total * sizeof(int16_t), s->stream))) < 0)
+            goto end;
+        if (!key &&
+            (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->mv_host, s->d_mv,
+                                                  s->total / 64 * sizeof(C63MV), s->stream))) < 0)
+            goto end;
+    }
     ret = CHECK_CU(cu->cuEventRecord(sl->ev[NB_STAGES], s->stream));
 
 end:
@@ -689,9 +860,16 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
             free_host(s, (void **)&sl->in_host);
             free_host(s, (void **)&sl->coef_host);
             free_host(s, (void **)&sl->mv_host);
+            free_host(s, (void **)&sl->info_host);
+            free_host(s, (void **)&sl->pkt_host);
+            if (sl->d_pkt)
+                cu->cuMemFree(sl->d_pkt);
             for (int e = 0; e <= NB_STAGES; e++)
                 if (sl->ev[e])
                     cu->cuEventDestroy(sl->ev[e]);
+            for (int e = 0; e < 2; e++)
+                if (sl->ev_copy[e])
+                    cu->cuEventDestroy(sl->ev_copy[e]);
             av_frame_free(&sl->frame);
             av_packet_free(&sl->pkt);
         }
@@ -702,12 +880,19 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
         if (s->d_mv)       cu->cuMemFree(s->d_mv);
         if (s->d_q)        cu->cuMemFree(s->d_q);
         if (s->d_in)       cu->cuMemFree(s->d_in);
+        if (s->d_ec)       cu->cuMemFree(s->d_ec);
+        if (s->copy_stream) {
+            cu->cuStreamSynchronize(s->copy_stream);
+            cu->cuStreamDestroy(s->copy_stream);
+        }
         if (s->module)
             cu->cuModuleUnload(s->module);
         cu->cuCtxPopCurrent(&dummy);
     }
     memset(s->slot, 0, sizeof(s->slot));
     s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = s->d_in = 0;
+    s->d_ec = 0;
+    s->copy_stream = NULL;
     s->module = NULL;
     av_frame_free(&s->frame);
     av_buffer_unref(&s->hwdevice);
@@ -721,8 +906,14 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
 #define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
 static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63CudaEncContext)
-    { "depth", "Frames in flight: GPU work and entropy coding overlap (1 = synchronous)", OFFSET(depth),
+    { "depth", "Frames in flight: GPU work and packet output overlap (1 = synchronous)", OFFSET(depth),
       AV_OPT_TYPE_INT, { .i64 = 2 }, 1, MAX_DEPTH, VE },
+    { "entropy", "Where the entropy coding runs (the output is the same)", OFFSET(entropy),
+      AV_OPT_TYPE_INT, { .i64 = ENTROPY_GPU }, ENTROPY_GPU, ENTROPY_CPU, VE, .unit = "entropy" },
+    { "gpu", "on the GPU: only the packet is copied back", 0, AV_OPT_TYPE_CONST,
+      { .i64 = ENTROPY_GPU }, 0, 0, VE, .unit = "entropy" },
+    { "cpu", "on the CPU, from the coefficients copied back (for comparison)", 0, AV_OPT_TYPE_CONST,
+      { .i64 = ENTROPY_CPU }, 0, 0, VE, .unit = "entropy" },
     { "stats_gpu", "Log GPU time per stage at the end", OFFSET(stats_gpu),
       AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
     { "gpu", "CUDA device to use when none is given (index)", OFFSET(device),

@@ -8,8 +8,12 @@
 #   nvdec NAME DEPTH       an mpeg4 clip decoded by NVDEC: its CUDA frames
 #                          encode with c63_cuda as the same pictures,
 #                          downloaded, encode with c63
-#   same SOURCE OPTS...    c63_cuda and c63 give the same bytes for a lavfi
-#                          source and encoder options
+#   same SOURCE OPTS... [-- GPU_OPTS...]
+#                          c63_cuda and c63 give the same bytes for a lavfi
+#                          source and encoder options (GPU_OPTS: c63_cuda's
+#                          only)
+#   samevec NAME OPTS... [-- GPU_OPTS...]
+#                          the same for a stored vector
 
 . "$(dirname "$0")/c63-common.sh"
 
@@ -46,11 +50,23 @@ nvdec)
     fi
     echo "identical $gpu"
     ;;
-same)
-    src=$1; shift
-    ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/cpu.c63" || exit 1
+same|samevec)
+    # (no spaces in the arguments)
+    if [ $mode = same ]; then
+        in="-f lavfi -i $1"
+    else
+        xz -dc "$SAMPLES/$1.yuv.xz" > "$TMP/in.yuv" || exit 1
+        in="-f rawvideo -s $(size_of "$1") -pix_fmt yuv420p -i $TMP/in.yuv"
+    fi
+    shift
+    opts= gpu_opts= sep=
+    for a; do
+        if [ "$a" = -- ]; then sep=1; continue; fi
+        if [ -n "$sep" ]; then gpu_opts="$gpu_opts $a"; else opts="$opts $a"; fi
+    done
+    ff $in -c:v c63 $opts -f c63 "$TMP/cpu.c63" || exit 1
     for d in 1 3; do
-        ff -f lavfi -i "$src" -c:v c63_cuda -depth $d "$@" -f c63 "$TMP/gpu$d.c63" || exit 1
+        ff $in -c:v c63_cuda -depth $d $opts $gpu_opts -f c63 "$TMP/gpu$d.c63" || exit 1
         cmp -s "$TMP/cpu.c63" "$TMP/gpu$d.c63" ||
             { echo "differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
     done

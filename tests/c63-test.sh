@@ -17,6 +17,22 @@ enc)        # encoded md5 from the stored input (reference encoder's md5)
     xz -dc "$SAMPLES/$name.yuv.xz" |
         ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - -c:v c63 "$@" -f c63 - | md5
     ;;
+twin)       # c63 -entropy twin (the GPU coder's stages, serially) gives the
+            # bytes of the CPU writer for a stored vector (or a lavfi
+            # source: NAME with a '=') and options
+    name=$1; shift
+    case $name in
+    *=*) set -- -f lavfi -i "$name" "$@" ;;
+    *)   xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
+         set -- -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" "$@" ;;
+    esac
+    for e in rows twin; do
+        ff "$@" -c:v c63 -entropy $e -f c63 "$TMP/$e.c63" || exit 1
+    done
+    cmp -s "$TMP/rows.c63" "$TMP/twin.c63" ||
+        { echo "differ: rows $(md5 < "$TMP/rows.c63"), twin $(md5 < "$TMP/twin.c63")"; exit 1; }
+    echo "identical $(md5 < "$TMP/rows.c63")"
+    ;;
 remux)      # c63 -> container -> c63 gives back the same bytes
     name=$1 fmt=$2
     ff -i "$SAMPLES/$name.c63" -c copy -f "$fmt" "$TMP/x.$fmt" || exit 1

@@ -21,7 +21,9 @@ extern "C" {
 #include "libavcodec/c63/c63.h"
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
+#include "libavcodec/c63/c63enc.h"
 }
+#include "tests/c63/c63_ec_frames.h"
 
 static int passed, failed;
 static bool bench;
@@ -205,6 +207,71 @@ static void check_encoder_open()
     }
 }
 
+// The GPU entropy coder's stages (kernels/c63_ec.h), run serially by
+// ff_c63_write_frame_twin(), against the CPU writer ff_c63_write_frame():
+// the same packet, byte for byte, on synthetic frames (c63_ec_frames.h),
+// keyframes and inter frames, quality 1, 25 and 50 tables.
+static void check_entropy_twin()
+{
+    struct Case { int w, h; CoefKind kind; };
+    static const Case cases[] = {
+        { 1, 1, SPARSE }, { 1, 1, MAX_MAG }, { 17, 9, DENSE }, { 65, 33, MIXED },
+        { 16, 16, ZERO }, { 176, 144, ZERO }, { 176, 100, SPARSE }, { 352, 288, ONES },
+        { 48, 80, MAX_MAG }, { 96, 64, ZRL_CHAIN }, { 720, 577, MIXED }, { 33, 47, DC_ONLY },
+        { 352, 288, DENSE },
+    };
+    static const int qps[] = { 1, 25, 50 };
+    const AVCodec *codec = avcodec_find_encoder_by_name("c63");
+    AVPacket *a = av_packet_alloc(), *b = av_packet_alloc();
+    int n = 0;
+
+    for (const Case &c : cases) {
+        AVCodecContext *avctx = avcodec_alloc_context3(codec);
+        C63Writer w = {};
+        C63TwinWriter tw = {};
+        SynthFrame sf;
+        bool ok = avctx && a && b;
+        std::string detail;
+
+        if (ok) {
+            avctx->pix_fmt   = AV_PIX_FMT_YUV420P;
+            avctx->width     = c.w;
+            avctx->height    = c.h;
+            avctx->time_base = { 1, 25 };
+            ok = avcodec_open2(avctx, codec, nullptr) >= 0;
+        }
+        for (int frame = 0; frame < 4 && ok; frame++) {
+            uint8_t q[3][64];
+            ff_c63_quant_tables(q, qps[(n + frame) % 3]);
+            synth_frame(sf, c.w, c.h, c.kind, frame, rng);
+            if (ff_c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
+                ff_c63_write_frame_twin(avctx, &tw, b, &sf.g, q, &sf.f) < 0) {
+                ok = false;
+                detail = "coding failed";
+            } else if (a->size != b->size || memcmp(a->data, b->data, a->size)) {
+                int i = 0;
+                while (i < a->size && i < b->size && a->data[i] == b->data[i])
+                    i++;
+                ok = false;
+                detail = "frame " + std::to_string(frame) + ": sizes " + std::to_string(a->size) +
+                         " and " + std::to_string(b->size) + ", first difference at byte " +
+                         std::to_string(i);
+            }
+            av_packet_unref(a);
+            av_packet_unref(b);
+        }
+        ff_c63_writer_free(&w);
+        ff_c63_twin_writer_free(&tw);
+        avcodec_free_context(&avctx);
+        std::string name = "entropy twin " + std::to_string(c.w) + "x" + std::to_string(c.h) +
+                           " " + coef_kind_names[c.kind];
+        report(name.c_str(), ok, detail);
+        n++;
+    }
+    av_packet_free(&a);
+    av_packet_free(&b);
+}
+
 static void run_bench(const C63DSPContext &dsp, const MECmpContext &mecc)
 {
     uint8_t q[3][64];
@@ -266,6 +333,7 @@ int main(int argc, char **argv)
     check_dequant_idct(dsp);
     check_motion_search(mecc);
     check_encoder_open();
+    check_entropy_twin();
     if (bench)
         run_bench(dsp, mecc);
 

@@ -27,7 +27,9 @@
  * frame sizes that are not multiples of the block) on random and
  * edge-case inputs and compares the result with the C code that the CPU
  * encoder uses (ff_c63_motion_search, ff_c63_fdct_quant_ref,
- * ff_c63_dequant_idct_ref, the DSP's add_pred/sub_pred). The first
+ * ff_c63_dequant_idct_ref, the DSP's add_pred/sub_pred; for the entropy
+ * coder's kernels c63_ec_*, their C twin in kernels/c63_ec.h, itself
+ * compared with the CPU writer ff_c63_write_frame). The first
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
  * FFmpeg was configured with PTX compression), or the file given by --ptx.
@@ -60,6 +62,7 @@ extern "C" {
 #include "libavcodec/c63/c63.h"
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
+#include "libavcodec/c63/c63enc.h"
 
 #include "libavutil/pixdesc.h"
 #include "libavfilter/motion_estimation.h"
@@ -74,6 +77,8 @@ extern const unsigned int ff_mestimate_cuda_ptx_len;
 }
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
 #include "libavfilter/cuda_kernels/me_search.h"
+#include "libavcodec/cuda_kernels/c63_ec.h"
+#include "tests/c63/c63_ec_frames.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -83,6 +88,14 @@ static CUcontext ctx;
 static CUmodule module, me_module;
 static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
 static CUfunction f_mest_block, f_mest_esa, f_mest_staged, f_mest_bm[4];
+
+/* The entropy coder's kernels, in launch order (c63_cuda.cu). */
+enum { EC_CODE, EC_SUM, EC_TOP, EC_APPLY, EC_GATHER, EC_FFTOP, EC_STUFF, EC_FINISH, NB_EC };
+static const char *const ec_names[NB_EC] = {
+    "c63_ec_code", "c63_ec_sum", "c63_ec_top", "c63_ec_apply",
+    "c63_ec_gather", "c63_ec_fftop", "c63_ec_stuff", "c63_ec_finish",
+};
+static CUfunction f_ec[NB_EC];
 static int passed, failed;
 /* --small: only cases of at most this many pixels (for slow checkers) */
 static long max_area = 1L << 40;
@@ -419,6 +432,264 @@ static void test_encode(void)
     test_encode_case(1920, 1088, 25, 0, SMOOTH);
 }
 
+/* ------------------------------------------------------ entropy coding */
+
+/*
+ * The GPU entropy coder, kernel by kernel, against its C twin
+ * c63ec_code_frame_cpu() (kernels/c63_ec.h), and the twin's packet against
+ * the CPU writer ff_c63_write_frame(): synthetic frames (random, all-zero,
+ * maximum magnitudes, ZRL chains, 0xFF-heavy, DC only), keyframes and
+ * inter frames, 1x1 to 3840x2160. After each stage its output is compared
+ * with the twin's: block lengths and bits, bit offsets and the frame's bit
+ * count, the gathered words, the 0xFF prefix sums, the packet.
+ */
+
+/* Launch kernel k as the encoder does. */
+static void ec_launch(int k, C63ECParams &p)
+{
+    const uint64_t wchunks = c63ec_max_words(p.nblocks) / C63EC_THREADS;
+    int grid = k == EC_CODE ? (p.nblocks + C63EC_THREADS - 1) / C63EC_THREADS :
+               k == EC_SUM || k == EC_APPLY ? p.nchunks :
+               k == EC_GATHER || k == EC_STUFF ? (int)std::min<uint64_t>(wchunks, C63EC_GRID) : 1;
+    void *args[] = { &p };
+    launch(f_ec[k], grid, 1, C63EC_THREADS, 1, 0, args);
+}
+
+/* n elements of T at device address a */
+template <class T> static std::vector<T> down(uint64_t a, size_t n)
+{
+    std::vector<T> v(n ? n : 1);
+    if (n)
+        CK(cu->cuMemcpyDtoH(v.data(), a, n * sizeof(T)));
+    return v;
+}
+
+template <class T> static std::string first_diff(const char *what, const T *a, const T *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) {
+            char buf[160];
+            snprintf(buf, sizeof(buf), "%s: first difference at %zu of %zu: gpu %llu, twin %llu",
+                     what, i, n, (unsigned long long)a[i], (unsigned long long)b[i]);
+            return buf;
+        }
+    return "";
+}
+
+static AVCodecContext *open_c63(int w, int h)
+{
+    const AVCodec *codec = avcodec_find_encoder_by_name("c63");
+    AVCodecContext *avctx = codec ? avcodec_alloc_context3(codec) : NULL;
+    if (!avctx)
+        return NULL;
+    avctx->pix_fmt   = AV_PIX_FMT_YUV420P;
+    avctx->width     = w;
+    avctx->height    = h;
+    avctx->time_base = { 1, 25 };
+    if (avcodec_open2(avctx, codec, NULL) < 0)
+        avcodec_free_context(&avctx);
+    return avctx;
+}
+
+/* The work buffers and the packet of a frame on the device: p filled. */
+struct ECDevice {
+    DevBuf *buf;
+    ECDevice(C63ECParams &p, const SynthFrame &sf, const uint8_t q[3][64], DevBuf &coef, DevBuf &mv)
+    {
+        uint8_t hdr[C63_HEADER_SIZE];
+        memset(&p, 0, sizeof(p));
+        uint64_t work = c63ec_init_params(&p, sf.g.mb_w, sf.g.mb_h, 0);
+        buf = new DevBuf(work + c63ec_max_packet(p.nblocks));
+        CK(cu->cuMemsetD8Async(buf->p, 0xA5, buf->size, NULL));
+        c63ec_init_params(&p, sf.g.mb_w, sf.g.mb_h, buf->p);
+        ff_c63_write_header(hdr, sf.g.width, sf.g.height, 0, q);
+        CK(cu->cuMemcpyHtoD(p.tables, &ff_c63_huff, sizeof(C63ECTables)));
+        CK(cu->cuMemcpyHtoD(p.hdr, hdr, sizeof(hdr)));
+        coef.up(sf.coef.data(), sf.coef.size() * 2);
+        mv.up(sf.mv.data(), sf.mv.size() * 2);
+        p.coef     = coef.p;
+        p.mv       = mv.p;
+        p.pkt      = buf->p + work;
+        p.keyframe = sf.f.keyframe;
+    }
+    ~ECDevice() { delete buf; }
+};
+
+static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
+{
+    if ((long)w * h > max_area)
+        return;
+    auto r = [] { return rnd(); };
+    SynthFrame sf;
+    synth_frame(sf, w, h, kind, frame, r);
+    const C63Geometry &g = sf.g;
+    uint8_t q[3][64];
+    C63ECParams hp, dp;
+    std::string detail;
+    char name[128];
+
+    ff_c63_quant_tables(q, qp);
+
+    /* the twin, in host memory */
+    memset(&hp, 0, sizeof(hp));
+    uint64_t work = c63ec_init_params(&hp, g.mb_w, g.mb_h, 0);
+    std::vector<uint64_t> host((work + c63ec_max_packet(hp.nblocks)) / 8 + 1, 0);
+    c63ec_init_params(&hp, g.mb_w, g.mb_h, (uintptr_t)host.data());
+    memcpy((void *)(uintptr_t)hp.tables, &ff_c63_huff, sizeof(C63ECTables));
+    ff_c63_write_header((uint8_t *)(uintptr_t)hp.hdr, w, h, 0, q);
+    hp.coef     = (uintptr_t)sf.coef.data();
+    hp.mv       = (uintptr_t)sf.mv.data();
+    hp.pkt      = (uintptr_t)host.data() + work;
+    hp.keyframe = sf.f.keyframe;
+    c63ec_code_frame_cpu(&hp);
+    const C63ECInfo hinfo = *(const C63ECInfo *)(uintptr_t)hp.info;
+    const uint8_t *hpkt = (const uint8_t *)(uintptr_t)hp.pkt;
+
+    /* the twin against the CPU writer */
+    AVCodecContext *avctx = open_c63(w, h);
+    AVPacket *pkt = av_packet_alloc();
+    C63Writer cw = {};
+    if (!avctx || !pkt || ff_c63_write_frame(avctx, &cw, pkt, &g, q, &sf.f) < 0)
+        detail = "the CPU writer failed";
+    else if ((uint64_t)pkt->size != hinfo.size || memcmp(pkt->data, hpkt, pkt->size))
+        detail = "the twin's packet is not the CPU writer's (sizes " +
+                 std::to_string(hinfo.size) + ", " + std::to_string(pkt->size) + ")";
+    ff_c63_writer_free(&cw);
+    av_packet_free(&pkt);
+    avcodec_free_context(&avctx);
+
+    /* the kernels, stage by stage */
+    DevBuf dcoef(sf.coef.size() * 2), dmv(sf.mv.size() * 2);
+    ECDevice dev(dp, sf, q, dcoef, dmv);
+    const int n = hp.nblocks;
+    const uint32_t *hlen = (const uint32_t *)(uintptr_t)hp.len;
+    ec_launch(EC_CODE, dp);
+    if (detail.empty()) {
+        std::vector<uint32_t> len = down<uint32_t>(dp.len, n);
+        detail = first_diff("c63_ec_code lengths", len.data(), hlen, n);
+    }
+    if (detail.empty()) {
+        std::vector<uint32_t> slots = down<uint32_t>(dp.slots, (size_t)n * C63EC_SLOT_WORDS);
+        const uint32_t *hs = (const uint32_t *)(uintptr_t)hp.slots;
+        for (int i = 0; i < n && detail.empty(); i++) {
+            size_t o = (size_t)i * C63EC_SLOT_WORDS;
+            std::string d = first_diff("c63_ec_code bits", &slots[o], &hs[o], (hlen[i] + 31) / 32);
+            if (!d.empty())
+                detail = d + " (coded block " + std::to_string(i) + ")";
+        }
+    }
+    ec_launch(EC_SUM, dp);
+    ec_launch(EC_TOP, dp);
+    ec_launch(EC_APPLY, dp);
+    if (detail.empty())
+        detail = first_diff("c63_ec_sum/top/apply offsets", down<uint64_t>(dp.off, n).data(),
+                            (const uint64_t *)(uintptr_t)hp.off, n);
+    if (detail.empty())
+        detail = first_diff("c63_ec_top frame bits", &down<C63ECInfo>(dp.info, 1)[0].bits,
+                            &hinfo.bits, 1);
+    const uint64_t nwords = (hinfo.bits + 31) / 32;
+    const uint64_t wchunks = (nwords + C63EC_THREADS - 1) / C63EC_THREADS;
+    ec_launch(EC_GATHER, dp);
+    if (detail.empty()) {
+        std::vector<uint32_t> words = down<uint32_t>(dp.words, nwords);
+        detail = first_diff("c63_ec_gather words", words.data(),
+                            (const uint32_t *)(uintptr_t)hp.words, nwords);
+    }
+    ec_launch(EC_FFTOP, dp);
+    if (detail.empty())
+        detail = first_diff("c63_ec_gather/fftop 0xFF prefix sums",
+                            down<uint64_t>(dp.ffsum, wchunks).data(),
+                            (const uint64_t *)(uintptr_t)hp.ffsum, wchunks);
+    if (detail.empty())
+        detail = first_diff("c63_ec_fftop 0xFF bytes", &down<C63ECInfo>(dp.info, 1)[0].nff,
+                            &hinfo.nff, 1);
+    ec_launch(EC_STUFF, dp);
+    ec_launch(EC_FINISH, dp);
+    if (detail.empty()) {
+        std::vector<C63ECInfo> info = down<C63ECInfo>(dp.info, 1);
+        if (info[0].size != hinfo.size) {
+            detail = "c63_ec_finish: packet size " + std::to_string(info[0].size) + ", twin " +
+                     std::to_string(hinfo.size);
+        } else {
+            std::vector<uint8_t> out = down<uint8_t>(dp.pkt, hinfo.size);
+            detail = first_diff("c63_ec_stuff/finish packet", out.data(), hpkt, hinfo.size);
+        }
+    }
+
+    snprintf(name, sizeof(name), "entropy %dx%d %s %s q%d", w, h, coef_kind_names[kind],
+             frame ? "inter" : "key", qp);
+    report(name, detail.empty(), detail);
+}
+
+static void test_entropy(void)
+{
+    struct Case { int w, h; CoefKind kind; };
+    static const Case cases[] = {
+        { 1, 1, SPARSE }, { 1, 1, MAX_MAG }, { 16, 16, ZERO }, { 17, 9, DENSE },
+        { 65, 33, MIXED }, { 176, 100, SPARSE }, { 96, 64, ZRL_CHAIN }, { 33, 47, DC_ONLY },
+        { 352, 288, ONES }, { 352, 288, DENSE }, { 720, 577, MIXED }, { 1920, 1080, ZERO },
+        { 1920, 1080, SPARSE }, { 1920, 1080, MAX_MAG }, { 3840, 2160, MIXED },
+    };
+    static const int qps[] = { 1, 25, 50 };
+    int n = 0;
+    printf("c63_ec_* kernels against their C twin (and the twin against the CPU writer):\n");
+    for (const Case &c : cases)
+        for (int frame = 0; frame < 4; frame++)
+            test_entropy_case(c.w, c.h, c.kind, frame, qps[n++ % 3]);
+}
+
+static float time_ms(CUevent a, CUevent b);
+
+/* Each kernel's time on a 1080p frame of sparse coefficients (inter, most
+ * vectors reused), over reps runs of the whole sequence. */
+static void bench_entropy(void)
+{
+    const int w = 1920, h = 1080, reps = 20;
+    auto r = [] { return rnd(); };
+    SynthFrame sf;
+    uint8_t q[3][64];
+    C63ECParams dp;
+    CUevent ev[NB_EC + 1];
+    double ms[NB_EC] = { 0 }, total = 0;
+
+    synth_frame(sf, w, h, SPARSE, 2, r);
+    ff_c63_quant_tables(q, 25);
+    DevBuf dcoef(sf.coef.size() * 2), dmv(sf.mv.size() * 2);
+    ECDevice dev(dp, sf, q, dcoef, dmv);
+    for (int i = 0; i <= NB_EC; i++)
+        CK(cu->cuEventCreate(&ev[i], 0));
+
+    for (int k = 0; k < NB_EC; k++)     /* warm-up */
+        ec_launch(k, dp);
+    for (int rep = 0; rep < reps; rep++) {
+        CK(cu->cuEventRecord(ev[0], NULL));
+        for (int k = 0; k < NB_EC; k++) {
+            ec_launch(k, dp);
+            CK(cu->cuEventRecord(ev[k + 1], NULL));
+        }
+        CK(cu->cuEventSynchronize(ev[NB_EC]));
+        for (int k = 0; k < NB_EC; k++)
+            ms[k] += time_ms(ev[k], ev[k + 1]);
+    }
+    std::vector<C63ECInfo> info = down<C63ECInfo>(dp.info, 1);
+    printf("bench c63_ec_* (1920x1080, %d coded blocks, inter, sparse: %.0f kB a frame):\n",
+           dp.nblocks, info[0].size / 1e3);
+    for (int k = 0; k < NB_EC; k++) {
+        double t = ms[k] / reps;
+        total += t;
+        if (k == EC_CODE)
+            printf("  %-14s %8.4f ms  %8.1f Mblocks/s\n", ec_names[k], t, dp.nblocks / t * 1e-3);
+        else if (k == EC_GATHER || k == EC_STUFF)
+            printf("  %-14s %8.4f ms  %8.1f GB/s of packet\n", ec_names[k], t,
+                   info[0].size / t * 1e-6);
+        else
+            printf("  %-14s %8.4f ms\n", ec_names[k], t);
+    }
+    printf("  %-14s %8.4f ms  %8.1f frames/s\n", "all", total, 1000.0 / total);
+    for (int i = 0; i <= NB_EC; i++)
+        cu->cuEventDestroy(ev[i]);
+}
+
 /* ------------------------------------------------------ mestimate_cuda */
 
 typedef uint64_t (*MESearchFunc)(AVMotionEstContext *, int, int, int *);
@@ -682,6 +953,7 @@ static void bench(void)
     printf("bench mestimate_cuda (1920x1080 luma plane, CUDA events, one direction; "
            "a frame is two):\n");
     bench_mestimate(e0, e1, peak_rate);
+    bench_entropy();
 
     cu->cuEventDestroy(e0);
     cu->cuEventDestroy(e1);
@@ -914,6 +1186,8 @@ int main(int argc, char **argv)
     CK(cu->cuModuleGetFunction(&f_me,      module, "c63_me"));
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
     CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
+    for (int k = 0; k < NB_EC; k++)
+        CK(cu->cuModuleGetFunction(&f_ec[k], module, ec_names[k]));
     CUmodule dt_module;
     std::string dt_ptx = inflate_ptx(ff_drawtext_cuda_ptx_data, ff_drawtext_cuda_ptx_len);
     CK(cu->cuModuleLoadData(&dt_module, dt_ptx.c_str()));
@@ -937,6 +1211,7 @@ int main(int argc, char **argv)
     test_convert();
     test_me();
     test_encode();
+    test_entropy();
     test_drawtext();
     test_mestimate();
     if (do_bench)
