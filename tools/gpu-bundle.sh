@@ -129,7 +129,15 @@ fi
     echo '    shift; sh src/tests/c63/fault/run-sanitizer.sh "$G" "$@"; exit'
     echo 'fi'
     echo 'rm -f tests/data/fate/*.rep'
-    echo '. ./tests.sh'
+    echo '# the tests in GPU_JOBS shards at once (default 4; 1: one after the other)'
+    echo 'jobs=${GPU_JOBS:-4}'
+    echo 'i=0'
+    echo 'while [ $i -lt $jobs ]; do'
+    echo '    awk -v n=$jobs -v i=$i "NR % n == i" tests.sh > tests-shard$i.sh'
+    echo '    (. ./tests-shard$i.sh) &'
+    echo '    i=$((i + 1))'
+    echo 'done'
+    echo 'wait'
     echo "# every test the tree defines ($n): one that left no result counts as failed"
     echo "sh src/tests/c63/summary.sh . $(echo $tests); status=\$?"
     echo 'for t in ./checkcuda; do [ -x "$t" ] && { "$t" || status=1; }; done'
