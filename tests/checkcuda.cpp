@@ -529,6 +529,7 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     char name[128];
 
     ff_c63_quant_tables(q, qp);
+    ff_c63_init_huff_codes();   /* before the tables are copied, not by the encoder's open */
 
     /* the twin, in host memory */
     memset(&hp, 0, sizeof(hp));
