@@ -80,7 +80,9 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         s->orig[p]     = av_mallocz(n);
         s->recon[0][p] = av_mallocz(n);
         s->recon[1][p] = av_mallocz(n);
-        s->bsum[p]     = av_malloc_array(n, sizeof(*s->bsum[p]));
+        /* zeroed: me_search reads (and ignores) entries past the last
+         * position a row's sums are computed for */
+        s->bsum[p]     = av_calloc(n, sizeof(*s->bsum[p]));
         s->coded.coef[p] = av_malloc_array(n, sizeof(int16_t));
         s->coded.mv[p]   = av_calloc(n / 64, sizeof(C63MV));
         if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] || !s->bsum[p] ||
@@ -98,7 +100,7 @@ static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
 
     for (int p = 0; p < 3; p++) {
         int rows = p ? 8 : 16;
-        ff_c63_block_sums(s->bsum[p], s->recon[!s->cur][p], s->geo.w[p], s->geo.h[p],
+        ff_c63_block_sums(&s->dsp, s->bsum[p], s->recon[!s->cur][p], s->geo.w[p], s->geo.h[p],
                           v * rows, rows);
     }
     return 0;
@@ -126,8 +128,11 @@ static int encode_row(AVCodecContext *avctx, void *arg, int v, int thread)
                 int16_t *coef = s->coded.coef[p] + 64 * b;
 
                 if (!key) {
-                    C63MV mv = ff_c63_motion_search(&s->mecc, s->orig[p], ref, s->bsum[p],
-                                                    g->w[p], g->h[p], bx, by, s->range[p]);
+                    C63MV mv = s->dsp.me_search ?
+                        ff_c63_motion_search_full(&s->dsp, s->orig[p], ref, s->bsum[p],
+                                                  g->w[p], g->h[p], bx, by, s->range[p]) :
+                        ff_c63_motion_search(&s->mecc, s->orig[p], ref, s->bsum[p],
+                                             g->w[p], g->h[p], bx, by, s->range[p]);
                     s->coded.mv[p][b] = mv;
                     pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
                 }

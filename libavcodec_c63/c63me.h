@@ -26,13 +26,15 @@
 #include "libavcodec/me_cmp.h"
 
 #include "c63.h"
+#include "c63dsp.h"
 
 /**
  * Sums of the 8x8 blocks at every position (x, y) of a plane, for rows
  * y0 .. y0 + rows - 1 (positions with x <= w - 8 and y <= h - 8 only).
- * dst has the plane's layout (stride w).
+ * dst has the plane's layout (stride w). Through dsp->block_sums where set.
  */
-void ff_c63_block_sums(uint16_t *dst, const uint8_t *src, int w, int h, int y0, int rows);
+void ff_c63_block_sums(const C63DSPContext *dsp, uint16_t *dst, const uint8_t *src,
+                       int w, int h, int y0, int rows);
 
 /**
  * Full search of FORMAT.md section 6: the vector of block (bx, by) of a
@@ -45,5 +47,15 @@ void ff_c63_block_sums(uint16_t *dst, const uint8_t *src, int w, int h, int y0, 
  */
 C63MV ff_c63_motion_search(const MECmpContext *mecc, const uint8_t *cur, const uint8_t *ref,
                            const uint16_t *ref_sums, int w, int h, int bx, int by, int r);
+
+/**
+ * The same search through dsp->me_search (which must be set): sixteen
+ * candidates per pass, the zero vector first, groups whose block-sum bound
+ * exceeds the best SAD found skipped. Gives the same vector as
+ * ff_c63_motion_search.
+ */
+C63MV ff_c63_motion_search_full(const C63DSPContext *dsp, const uint8_t *cur,
+                                const uint8_t *ref, const uint16_t *ref_sums,
+                                int w, int h, int bx, int by, int r);
 
 #endif /* AVCODEC_C63_C63ME_H */
