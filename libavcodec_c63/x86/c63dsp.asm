@@ -149,13 +149,12 @@ cglobal c63_add_pred, 5, 6, 4, dst, dstride, pred, pstride, res, cnt
 %if HAVE_AVX2_EXTERNAL && ARCH_X86_64
 
 ;------------------------------------------------------------------------------
-; SAD16 acc, t0, t1, t2[, blk]: the SADs of sixteen candidates in a row
-; (words of acc; low lane x..x+7, high lane x+8..x+15) whose block rows are
-; at p0q, p0q + stride, .., p0q + 3 * stride, then p1q (= p0q + 4 * stride)
-; likewise, against the block rows in m0..m7 (each broadcast to every qword)
-; or against blk for every row.
+; SAD16 acc, t0, t1, t2: the SADs of sixteen candidates in a row (words of
+; acc; low lane x..x+7, high lane x+8..x+15) whose block rows are at p0q,
+; p0q + stride, .., p0q + 3 * stride, then p1q (= p0q + 4 * stride)
+; likewise, against the block rows in m0..m7 (each broadcast to every qword).
 ;------------------------------------------------------------------------------
-%macro SAD16 4-5
+%macro SAD16 4
 %assign v_i 0
 %rep 8
 %if v_i < 4
@@ -172,11 +171,7 @@ cglobal c63_add_pred, 5, 6, 4, dst, dstride, pred, pstride, res, cnt
 %else
     %xdefine ROWADDR ROWBASE + stride3q
 %endif
-%if %0 == 5
-    %xdefine BLKROW %5
-%else
     %xdefine BLKROW m %+ v_i
-%endif
     movu          xm%2, [ROWADDR]
     vinserti128    m%2, m%2, [ROWADDR + 8], 1
 %if v_i == 0
@@ -207,15 +202,15 @@ cglobal c63_add_pred, 5, 6, 4, dst, dstride, pred, pstride, res, cnt
 ; below it, which exists).
 ;
 ; The candidate seed = (y << 7) | x (if not negative) is evaluated first.
-; Then a group of sixteen is skipped when the lower bound |bsum - sums[x]|
-; of every one of them (bsum: blk's sum; sums: the 8x8 sums of ref's
-; blocks, same stride, in uint16) exceeds the SAD of a candidate already
-; found (the seed's, then the best at the end of each row): none of them
-; can be the result. sums is read 16 entries at a time, past the window
-; like ref.
+; Then a group of sixteen is skipped when the lower bound
+; sum over k of |blk's rows 2k, 2k+1 - sums[x + 2k * stride]| of every one
+; of them (sums: the 8x2 sums of ref's blocks, same stride, in uint16)
+; exceeds the SAD of a candidate already found (the seed's, then the best
+; at the end of each row): none of them can be the result. sums is read
+; 16 entries at a time, past the window like ref.
 ;------------------------------------------------------------------------------
 INIT_YMM avx2
-cglobal c63_me_search, 7, 12, 16, 64, blk, ref, stride, nx, ny, sums, seed, x, p0, p1, stride3
+cglobal c63_me_search, 7, 12, 16, 192, blk, ref, stride, nx, ny, sums, seed, x, p0, p1, stride3
 %assign v_i 0
 %rep 8
     vpbroadcastq m %+ v_i, [blkq]
@@ -224,16 +219,19 @@ cglobal c63_me_search, 7, 12, 16, 64, blk, ref, stride, nx, ny, sums, seed, x, p
 %endrep
     lea   stride3q, [strideq * 3]
 
-    ; blk's sum
+    ; the sums of blk's row pairs, each in every word, at rsp + 64 + 32 * k
     pxor      xm15, xm15
-    psadbw    xm11, xm0, xm15
-%assign v_i 1
-%rep 7
-    psadbw    xm12, xmm %+ v_i, xm15
+%assign v_i 0
+%rep 4
+%assign v_a 2 * v_i
+%assign v_b 2 * v_i + 1
+    psadbw    xm11, xmm %+ v_a, xm15
+    psadbw    xm12, xmm %+ v_b, xm15
     paddw     xm11, xm12
+    vpbroadcastw m11, xm11
+    mova [rsp + 64 + 32 * v_i], m11
 %assign v_i v_i+1
 %endrep
-    vpbroadcastw m11, xm11
 
     ; the seed's key, or all ones
     pcmpeqd     m8, m8
@@ -282,9 +280,22 @@ cglobal c63_me_search, 7, 12, 16, 64, blk, ref, stride, nx, ny, sums, seed, x, p
     xor         xd, xd
     xor       blkd, blkd                ; groups evaluated in the row (blk is spent)
 .group:
-    movu       m13, [sumsq + 2 * xq]
-    psubw      m13, m11
+    lea        p0q, [sumsq + 2 * xq]
+    movu       m13, [p0q]
+    psubw      m13, [rsp + 64]
     pabsw      m13, m13
+    movu       m14, [p0q + strideq * 4]     ; 2 rows down
+    psubw      m14, [rsp + 96]
+    pabsw      m14, m14
+    paddw      m13, m14
+    movu       m14, [p0q + strideq * 8]
+    psubw      m14, [rsp + 128]
+    pabsw      m14, m14
+    paddw      m13, m14
+    movu       m14, [p0q + stride3q * 4]
+    psubw      m14, [rsp + 160]
+    pabsw      m14, m14
+    paddw      m13, m14
     pcmpgtw    m13, [rsp + 32]
     pmovmskb   p0d, m13
     cmp        p0d, -1
@@ -340,19 +351,27 @@ cglobal c63_me_search, 7, 12, 16, 64, blk, ref, stride, nx, ny, sums, seed, x, p
 ;------------------------------------------------------------------------------
 ; void ff_c63_block_sums(uint16_t *dst, const uint8_t *src, ptrdiff_t stride, int n)
 ;
-; dst[x] = sum of the 8x8 block at src + x, for 0 <= x < n (n a multiple of
-; 16): its SAD against a block of zeros, sixteen at a time as in me_search.
-; Reads src rows 0..7 up to byte n + 7.
+; dst[x] = sum of the 8x2 block at src + x, for 0 <= x < n (n a multiple of
+; 16): its SAD against zeros, sixteen at a time as in me_search. Reads src
+; rows 0 and 1 up to byte n + 7.
 ;------------------------------------------------------------------------------
-cglobal c63_block_sums, 4, 8, 8, dst, src, stride, n, x, p0, p1, stride3
-    lea   stride3q, [strideq * 3]
-    pxor        m7, m7
+cglobal c63_block_sums, 4, 5, 5, dst, src, stride, n, x
+    add    strideq, srcq                ; the second row
+    pxor        m4, m4
     xor         xd, xd
 .loop:
-    lea        p0q, [srcq + xq]
-    lea        p1q, [p0q + strideq * 4]
-    SAD16 1, 0, 2, 3, m7
-    movu [dstq + 2 * xq], m1
+    movu       xm0, [srcq + xq]
+    vinserti128 m0, m0, [srcq + xq + 8], 1
+    movu       xm1, [strideq + xq]
+    vinserti128 m1, m1, [strideq + xq + 8], 1
+    vmpsadbw    m2, m0, m4, 0x00
+    vmpsadbw    m3, m0, m4, 0x2d
+    paddw       m2, m3
+    vmpsadbw    m3, m1, m4, 0x00
+    paddw       m2, m3
+    vmpsadbw    m3, m1, m4, 0x2d
+    paddw       m2, m3
+    movu [dstq + 2 * xq], m2
     add         xd, 16
     cmp         xd, nd
     jl .loop
