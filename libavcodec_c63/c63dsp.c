@@ -222,6 +222,14 @@ static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t 
         coef[k] = (int16_t)round_away((double)zf[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
 }
 
+int ff_c63_dc_residual(int dc, int q0)
+{
+    /* as dequant_idct_c: p rounded / 4 half away from zero, scaled twice */
+    int p = dc * q0;
+    float c = (p + 2 - (p < 0)) >> 2;
+    return (int16_t)av_clipf(c * C63_ISQRT2 * C63_ISQRT2, -32768.0f, 32767.0f);
+}
+
 static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_t q[64])
 {
     float xf[64];
@@ -242,10 +250,7 @@ static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_
         return;
     }
     if (last == 0) {
-        /* DC only: every product but T[.][0] * dc is +-0, T[.][0] = 1, so
-         * every output equals the scaled DC exactly. */
-        float dc = xf[0] * C63_ISQRT2 * C63_ISQRT2;
-        int16_t v = (int16_t)av_clipf(dc, -32768.0f, 32767.0f);
+        int16_t v = ff_c63_dc_residual(coef[0], q[0]);
         for (int i = 0; i < 64; i++)
             res[i] = v;
         return;

@@ -79,6 +79,14 @@ typedef struct C63DSPContext {
 } C63DSPContext;
 
 void ff_c63dsp_init(C63DSPContext *c);
+
+/**
+ * What dequant_idct gives for every sample of a block whose only non-zero
+ * coefficient is the DC, dc (with q0 its quantiser): every product of the
+ * inverse transform but the DC's is +-0 and T[.][0] = 1, so each output is
+ * the scaled DC.
+ */
+int ff_c63_dc_residual(int dc, int q0);
 void ff_c63dsp_init_x86(C63DSPContext *c);
 
 /* Straightforward transcriptions of the reference, kept as the references

@@ -70,7 +70,11 @@ c63_pw_16:      times 16 dw 16
 c63_pw_128:     times 16 dw 128
 c63_pd_2:       times 8 dd 2
 c63_ac_mask:    dw 0
-                times 15 dw -1
+                times 63 dw -1
+; the zigzag positions outside the top-left 4x4 quadrant
+c63_quad_mask:  dw  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, -1,  0,  0,  0, -1, -1
+                dw -1,  0,  0, -1, -1, -1, -1, -1,  0, -1, -1, -1, -1, -1, -1, -1
+                times 32 dw -1
 c63_pd_7fff:    times 4 dd 0x7fff     ; (16 bytes: the 32-byte constants come first)
 c63_zero:       times 8 db 0
 
@@ -378,17 +382,21 @@ cglobal c63_block_sums, 4, 5, 5, dst, src, stride, n, x
     RET
 
 ;------------------------------------------------------------------------------
-; The 1-D transforms. PASS_ROWS: Y[r] = sum_j X[r][j] * B[j] for the eight
-; rows, X scalars broadcast from memory (%1: address of X[r][j], a macro of
-; r and j), B rows from memory (%2), results in m0..m7.
-; PASS_COLS: Z[i] = sum_j Y[j] * M[j][i], M scalars from %1, into m8..m15
-; (Y in m0..m7 is kept until the last row).
+; The 1-D transforms. PASS_ROWS B[, n]: Y[r] = sum_j X[r][j] * B[j] for
+; rows r < n (default 8) and j < n, X scalars broadcast from memory (XADDR
+; r, j gives the address XA of X[r][j]), B rows from memory, results in
+; m0..m7.
+; PASS_COL M, i[, n]: Z[i] = sum_j Y[j] * M[j][i] for j < n, M scalars
+; from memory, Y in m0..m7 (kept), into m14 (m15 is spent).
+; With n = 4 they are the transforms of a block whose coefficients outside
+; the top-left 4x4 quadrant are zero: the terms left out are products with
+; zeros, which add only zeros.
 ;------------------------------------------------------------------------------
-%macro PASS_ROWS 1 ; B table
+%macro PASS_ROWS 1-2 8 ; B table, rows and terms
 %assign v_r 0
-%rep 8
+%rep %2
 %assign v_j 0
-%rep 8
+%rep %2
     XADDR v_r, v_j
     vbroadcastss   m9, [XA]
 %if v_j == 0
@@ -403,13 +411,11 @@ cglobal c63_block_sums, 4, 5, 5, dst, src, stride, n, x
 %endrep
 %endmacro
 
-; Z[i] into m8 + i for i < 6; the last two rows are left in m14, m15... the
-; registers are spent, so the caller passes where each row goes (%2).
-%macro PASS_COL 2 ; M table, destination row i
+%macro PASS_COL 2-3 8 ; M table, destination row i, terms
     vbroadcastss   m15, [%1 + 4 * (0 * 8 + %2)]
     mulps          m14, m0, m15
 %assign v_j 1
-%rep 7
+%rep %3 - 1
     vbroadcastss   m15, [%1 + 4 * (v_j * 8 + %2)]
     mulps          m15, m %+ v_j
     addps          m14, m15
@@ -530,16 +536,46 @@ DEF_TABLE ZZI_, \
     %xdefine XA rsp + 4 * ZZI_ %+ %%n
 %endmacro
 
+; the second pass, clamped, converted and stored; %1 terms
+%macro IDCT_COLS 1
+    vbroadcastss   m12, [c63_int16_min]
+    vbroadcastss   m13, [c63_int16_max]
+%assign v_i 0
+%rep 8
+    PASS_COL c63_dct_tt, v_i, %1
+    maxps          m14, m12
+    minps          m14, m13
+    cvttps2dq      m14, m14
+    vextracti128  xm15, m14, 1
+    packssdw      xm14, xm15
+    movu  [outq + 16 * v_i], xm14
+%assign v_i v_i+1
+%endrep
+    RET
+%endmacro
+
+; ZF set when every coefficient where the 64-word mask %1 is set is zero
+%macro MASKED_ANY 1
+    movu            m0, [inq]
+    pand            m0, [%1]
+%assign v_g 1
+%rep 3
+    movu            m1, [inq + 32 * v_g]
+    pand            m1, [%1 + 32 * v_g]
+    por             m0, m1
+%assign v_g v_g+1
+%endrep
+    ptest           m0, m0
+%endmacro
+
 cglobal c63_dequant_idct, 3, 5, 16, 256, out, in, qt, dc, qv
     ; all AC coefficients zero: every output is the scaled DC
-    movu            m0, [inq]
-    pand            m0, [c63_ac_mask]       ; not the DC
-    por             m0, [inq + 32]
-    movu            m1, [inq + 64]
-    por             m1, [inq + 96]
-    por             m0, m1
-    ptest           m0, m0
+    MASKED_ANY c63_ac_mask
     jz .dc_only
+    ; no coefficient outside the top-left 4x4 quadrant: dc = 0
+    MASKED_ANY c63_quad_mask
+    setnz          dcb
+    movzx          dcd, dcb
 
     ; c = round(coef * q / 4) half away from zero, as float, then
     ; (c * a_u) * a_v, zigzag order on the stack
@@ -559,21 +595,13 @@ cglobal c63_dequant_idct, 3, 5, 16, 256, out, in, qt, dc, qv
     movu  [rsp + 32 * v_g], m0
 %assign v_g v_g+1
 %endrep
+    test           dcd, dcd
+    jz .quadrant
     PASS_ROWS c63_dct_tt
-    vbroadcastss   m12, [c63_int16_min]
-    vbroadcastss   m13, [c63_int16_max]
-%assign v_i 0
-%rep 8
-    PASS_COL c63_dct_tt, v_i
-    maxps          m14, m12
-    minps          m14, m13
-    cvttps2dq      m14, m14
-    vextracti128  xm15, m14, 1
-    packssdw      xm14, xm15
-    movu  [outq + 16 * v_i], xm14
-%assign v_i v_i+1
-%endrep
-    RET
+    IDCT_COLS 8
+.quadrant:
+    PASS_ROWS c63_dct_tt, 4
+    IDCT_COLS 4
 
 .dc_only:
     movsx          dcd, word [inq]
