@@ -106,13 +106,26 @@ static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
     return 0;
 }
 
-/* Thread job: motion estimation, transform and reconstruction of MCU row v. */
+/* Thread job: motion estimation, transform and reconstruction of MCU row v
+ * of the frame arg. */
 static int encode_row(AVCodecContext *avctx, void *arg, int v, int thread)
 {
     C63EncContext *s = avctx->priv_data;
+    const AVFrame *frame = arg;
     const C63Geometry *g = &s->geo;
     const int key = s->coded.keyframe;
     int16_t res[64];
+
+    /* The row's input into the padded planes (only this job reads it). */
+    for (int p = 0; p < 3; p++) {
+        const int rows = p ? 8 : 16, y0 = v * rows;
+        const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
+        const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        if (y0 < h)
+            av_image_copy_plane(s->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
+                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
+                                frame->linesize[p], w, FFMIN(rows, h - y0));
+    }
 
     for (int p = 0; p < 3; p++) {
         const ptrdiff_t stride = g->w[p];
@@ -153,11 +166,6 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
     const C63Geometry *g = &s->geo;
     int ret;
 
-    for (int p = 0; p < 3; p++)
-        av_image_copy_plane(s->orig[p], g->w[p], frame->data[p], frame->linesize[p],
-                            p ? AV_CEIL_RSHIFT(g->width, 1) : g->width,
-                            p ? AV_CEIL_RSHIFT(g->height, 1) : g->height);
-
     s->coded.keyframe = s->since_key >= avctx->gop_size ||
                         frame->pict_type == AV_PICTURE_TYPE_I;
     s->since_key      = s->coded.keyframe ? 1 : s->since_key + 1;
@@ -165,7 +173,7 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
 
     if (!s->coded.keyframe)
         avctx->execute2(avctx, bsum_rows, NULL, NULL, g->mb_h);
-    avctx->execute2(avctx, encode_row, NULL, NULL, g->mb_h);
+    avctx->execute2(avctx, encode_row, (void *)frame, NULL, g->mb_h);
 
     if ((ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded)) < 0)
         return ret;
