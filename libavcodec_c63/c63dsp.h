@@ -55,9 +55,11 @@ typedef struct C63DSPContext {
      * Full search of an 8x8 block over a window of candidates (FORMAT.md
      * section 6): the SAD of blk against the block at
      * ref + y * stride + x for 0 <= x < nx, 0 <= y < ny (1 <= nx, ny <= 128).
-     * @param sums  8x8 sums of ref's blocks at the same positions (stride
-     *              stride), for the lower bound |sum(blk) - sums| of a SAD;
-     *              read up to 15 entries past a window row
+     * @param sums  sums of ref's 8x2 blocks at the same positions (stride
+     *              stride; ff_c63_block_sums), for the lower bound of a SAD,
+     *              the sum over k < 4 of |sum of blk's rows 2k, 2k + 1 -
+     *              sums 2k rows down|; read up to 15 entries past a window
+     *              row
      * @param seed  (y << 7) | x of a candidate to evaluate first (its SAD
      *              bounds the search from the start), or -1
      * @return (sad << 16) | (y << 7) | x of the smallest SAD, the first in
@@ -70,8 +72,8 @@ typedef struct C63DSPContext {
                           int nx, int ny, const uint16_t *sums, int seed);
 
     /**
-     * dst[x] = sum of the 8x8 block at src + x (row stride stride), for
-     * 0 <= x < n, n a multiple of 16; reads rows 0..7 up to byte n + 7.
+     * dst[x] = sum of the 8x2 block at src + x (row stride stride), for
+     * 0 <= x < n, n a multiple of 16; reads rows 0 and 1 up to byte n + 7.
      * Set only where a SIMD version exists (NULL in C, where
      * ff_c63_block_sums keeps running sums instead).
      */

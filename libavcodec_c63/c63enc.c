@@ -54,7 +54,7 @@ typedef struct C63EncContext {
 
     uint8_t      *orig[3];          ///< padded input planes
     uint8_t      *recon[2][3];      ///< padded reconstructions: current, previous
-    uint16_t     *bsum[3];          ///< 8x8 sums of the previous reconstruction
+    uint16_t     *bsum[3];          ///< 8x2 sums of the previous reconstruction
     int           cur;
     int           since_key;
     C63CodedFrame coded;
@@ -93,7 +93,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     return 0;
 }
 
-/* Thread job: 8x8 sums of the reference for the rows of MCU row v. */
+/* Thread job: 8x2 sums of the reference for the rows of MCU row v. */
 static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
 {
     C63EncContext *s = avctx->priv_data;
