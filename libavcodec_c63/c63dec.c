@@ -24,6 +24,7 @@
 #include "libavutil/imgutils.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
+#include "libavutil/mem_internal.h"
 #include "libavutil/thread.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/codec_internal.h"
@@ -281,9 +282,12 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     const ptrdiff_t stride = g->w[plane];
     uint8_t *dst = s->recon[s->cur][plane] + 8 * by * stride + 8 * bx;
     const uint8_t *pred = NULL;
-    int16_t coef[64] = { 0 };
-    int16_t res[64];
-    int use_mv, size, diff;
+    DECLARE_ALIGNED(16, int16_t, coef)[64];
+    DECLARE_ALIGNED(16, int16_t, res)[64];
+    int use_mv, size, diff, ac = 0;
+
+    for (int i = 0; i < 64; i += 8)
+        AV_ZERO128(coef + i);
 
     use_mv = get_bits1(gb);
     if (use_mv) {
@@ -366,9 +370,17 @@ bad_run:
             return AVERROR_INVALIDDATA;
         }
         coef[k++] = get_xbits(gb, size);
+        ac = 1;
     }
 
-    s->dsp.dequant_idct(res, coef, q);
+    if (ac) {
+        s->dsp.dequant_idct(res, coef, q);
+    } else {
+        /* the DC alone (frequent in inter frames): no transform */
+        uint64_t v4 = (uint16_t)ff_c63_dc_residual(*dc, q[0]) * 0x0001000100010001ULL;
+        for (int i = 0; i < 64; i += 4)
+            AV_WN64A(res + i, v4);
+    }
     s->dsp.add_pred(dst, stride, pred, stride, res);
     return 0;
 }

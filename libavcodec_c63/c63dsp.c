@@ -25,8 +25,10 @@
  */
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"
 #include "libavcodec/mathops.h"
@@ -220,6 +222,14 @@ static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t 
         coef[k] = (int16_t)round_away((double)zf[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
 }
 
+int ff_c63_dc_residual(int dc, int q0)
+{
+    /* as dequant_idct_c: p rounded / 4 half away from zero, scaled twice */
+    int p = dc * q0;
+    float c = (p + 2 - (p < 0)) >> 2;
+    return (int16_t)av_clipf(c * C63_ISQRT2 * C63_ISQRT2, -32768.0f, 32767.0f);
+}
+
 static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_t q[64])
 {
     float xf[64];
@@ -240,10 +250,7 @@ static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_
         return;
     }
     if (last == 0) {
-        /* DC only: every product but T[.][0] * dc is +-0, T[.][0] = 1, so
-         * every output equals the scaled DC exactly. */
-        float dc = xf[0] * C63_ISQRT2 * C63_ISQRT2;
-        int16_t v = (int16_t)av_clipf(dc, -32768.0f, 32767.0f);
+        int16_t v = ff_c63_dc_residual(coef[0], q[0]);
         for (int i = 0; i < 64; i++)
             res[i] = v;
         return;
@@ -300,10 +307,33 @@ static void sub_pred_c(int16_t res[64], const uint8_t *src, ptrdiff_t src_stride
     }
 }
 
+uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
+                            int nx, int ny, const uint16_t *sums, int seed)
+{
+    uint32_t best = UINT32_MAX;
+
+    for (int y = 0; y < ny; y++)
+        for (int x = 0; x < nx; x++) {
+            const uint8_t *cand = ref + y * stride + x;
+            uint32_t sad = 0;
+            for (int i = 0; i < 8; i++)
+                for (int j = 0; j < 8; j++)
+                    sad += abs(blk[i * stride + j] - cand[i * stride + j]);
+            best = FFMIN(best, sad << 16 | y << 7 | x);
+        }
+    return best;
+}
+
 av_cold void ff_c63dsp_init(C63DSPContext *c)
 {
     c->fdct_quant   = fdct_quant_c;
     c->dequant_idct = dequant_idct_c;
     c->add_pred     = add_pred_c;
     c->sub_pred     = sub_pred_c;
+    c->me_search    = NULL;
+    c->block_sums   = NULL;
+
+#if ARCH_X86 && HAVE_X86ASM
+    ff_c63dsp_init_x86(c);
+#endif
 }

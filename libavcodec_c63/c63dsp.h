@@ -50,13 +50,52 @@ typedef struct C63DSPContext {
     /** res = src - pred for an 8x8 block; pred may be NULL (zero). */
     void (*sub_pred)(int16_t res[64], const uint8_t *src, ptrdiff_t src_stride,
                      const uint8_t *pred, ptrdiff_t pred_stride);
+
+    /**
+     * Full search of an 8x8 block over a window of candidates (FORMAT.md
+     * section 6): the SAD of blk against the block at
+     * ref + y * stride + x for 0 <= x < nx, 0 <= y < ny (1 <= nx, ny <= 128).
+     * @param sums  sums of ref's 8x2 blocks at the same positions (stride
+     *              stride; ff_c63_block_sums), for the lower bound of a SAD,
+     *              the sum over k < 4 of |sum of blk's rows 2k, 2k + 1 -
+     *              sums 2k rows down|; read up to 15 entries past a window
+     *              row
+     * @param seed  (y << 7) | x of a candidate to evaluate first (its SAD
+     *              bounds the search from the start), or -1
+     * @return (sad << 16) | (y << 7) | x of the smallest SAD, the first in
+     *         scan order (y outer, x inner) among equals
+     * Set only where a SIMD version exists (NULL in C, where the encoder
+     * calls me_cmp's SAD per candidate instead); ff_c63_me_search_c is the
+     * reference.
+     */
+    uint32_t (*me_search)(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
+                          int nx, int ny, const uint16_t *sums, int seed);
+
+    /**
+     * dst[x] = sum of the 8x2 block at src + x (row stride stride), for
+     * 0 <= x < n, n a multiple of 16; reads rows 0 and 1 up to byte n + 7.
+     * Set only where a SIMD version exists (NULL in C, where
+     * ff_c63_block_sums keeps running sums instead).
+     */
+    void (*block_sums)(uint16_t *dst, const uint8_t *src, ptrdiff_t stride, int n);
 } C63DSPContext;
 
 void ff_c63dsp_init(C63DSPContext *c);
+
+/**
+ * What dequant_idct gives for every sample of a block whose only non-zero
+ * coefficient is the DC, dc (with q0 its quantiser): every product of the
+ * inverse transform but the DC's is +-0 and T[.][0] = 1, so each output is
+ * the scaled DC.
+ */
+int ff_c63_dc_residual(int dc, int q0);
+void ff_c63dsp_init_x86(C63DSPContext *c);
 
 /* Straightforward transcriptions of the reference, kept as the references
  * that the optimised versions and the CUDA kernels are checked against. */
 void ff_c63_fdct_quant_ref(int16_t coef[64], const int16_t res[64], const uint8_t q[64]);
 void ff_c63_dequant_idct_ref(int16_t res[64], const int16_t coef[64], const uint8_t q[64]);
+uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
+                            int nx, int ny, const uint16_t *sums, int seed);
 
 #endif /* AVCODEC_C63_C63DSP_H */

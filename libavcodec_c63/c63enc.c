@@ -61,7 +61,7 @@ typedef struct C63EncContext {
 
     uint8_t      *orig[3];          ///< padded input planes
     uint8_t      *recon[2][3];      ///< padded reconstructions: current, previous
-    uint16_t     *bsum[3];          ///< 8x8 sums of the previous reconstruction
+    uint16_t     *bsum[3];          ///< 8x2 sums of the previous reconstruction
     int           cur;
     int           since_key;
     C63CodedFrame coded;
@@ -95,7 +95,9 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         s->orig[p]     = av_mallocz(n);
         s->recon[0][p] = av_mallocz(n);
         s->recon[1][p] = av_mallocz(n);
-        s->bsum[p]     = av_malloc_array(n, sizeof(*s->bsum[p]));
+        /* zeroed: me_search reads (and ignores) entries past the last
+         * position a row's sums are computed for */
+        s->bsum[p]     = av_calloc(n, sizeof(*s->bsum[p]));
         if (p) {
             s->coded.coef[p] = s->coded.coef[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1];
             s->coded.mv[p]   = s->coded.mv[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1] / 64;
@@ -107,26 +109,39 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     return 0;
 }
 
-/* Thread job: 8x8 sums of the reference for the rows of MCU row v. */
+/* Thread job: 8x2 sums of the reference for the rows of MCU row v. */
 static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
 {
     C63EncContext *s = avctx->priv_data;
 
     for (int p = 0; p < 3; p++) {
         int rows = p ? 8 : 16;
-        ff_c63_block_sums(s->bsum[p], s->recon[!s->cur][p], s->geo.w[p], s->geo.h[p],
+        ff_c63_block_sums(&s->dsp, s->bsum[p], s->recon[!s->cur][p], s->geo.w[p], s->geo.h[p],
                           v * rows, rows);
     }
     return 0;
 }
 
-/* Thread job: motion estimation, transform and reconstruction of MCU row v. */
+/* Thread job: motion estimation, transform and reconstruction of MCU row v
+ * of the frame arg. */
 static int encode_row(AVCodecContext *avctx, void *arg, int v, int thread)
 {
     C63EncContext *s = avctx->priv_data;
+    const AVFrame *frame = arg;
     const C63Geometry *g = &s->geo;
     const int key = s->coded.keyframe;
     int16_t res[64];
+
+    /* The row's input into the padded planes (only this job reads it). */
+    for (int p = 0; p < 3; p++) {
+        const int rows = p ? 8 : 16, y0 = v * rows;
+        const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
+        const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        if (y0 < h)
+            av_image_copy_plane(s->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
+                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
+                                frame->linesize[p], w, FFMIN(rows, h - y0));
+    }
 
     for (int p = 0; p < 3; p++) {
         const ptrdiff_t stride = g->w[p];
@@ -142,8 +157,11 @@ static int encode_row(AVCodecContext *avctx, void *arg, int v, int thread)
                 int16_t *coef = s->coded.coef[p] + 64 * b;
 
                 if (!key) {
-                    C63MV mv = ff_c63_motion_search(&s->mecc, s->orig[p], ref, s->bsum[p],
-                                                    g->w[p], g->h[p], bx, by, s->range[p]);
+                    C63MV mv = s->dsp.me_search ?
+                        ff_c63_motion_search_full(&s->dsp, s->orig[p], ref, s->bsum[p],
+                                                  g->w[p], g->h[p], bx, by, s->range[p]) :
+                        ff_c63_motion_search(&s->mecc, s->orig[p], ref, s->bsum[p],
+                                             g->w[p], g->h[p], bx, by, s->range[p]);
                     s->coded.mv[p][b] = mv;
                     pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
                 }
@@ -164,11 +182,6 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
     const C63Geometry *g = &s->geo;
     int ret;
 
-    for (int p = 0; p < 3; p++)
-        av_image_copy_plane(s->orig[p], g->w[p], frame->data[p], frame->linesize[p],
-                            p ? AV_CEIL_RSHIFT(g->width, 1) : g->width,
-                            p ? AV_CEIL_RSHIFT(g->height, 1) : g->height);
-
     s->coded.keyframe = s->since_key >= avctx->gop_size ||
                         frame->pict_type == AV_PICTURE_TYPE_I;
     s->since_key      = s->coded.keyframe ? 1 : s->since_key + 1;
@@ -176,7 +189,7 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
 
     if (!s->coded.keyframe)
         avctx->execute2(avctx, bsum_rows, NULL, NULL, g->mb_h);
-    avctx->execute2(avctx, encode_row, NULL, NULL, g->mb_h);
+    avctx->execute2(avctx, encode_row, (void *)frame, NULL, g->mb_h);
 
     if (s->entropy == ENTROPY_TWIN)
         ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);

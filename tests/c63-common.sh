@@ -6,6 +6,10 @@
 FFMPEG=${FFMPEG:-./ffmpeg}
 FFPROBE=${FFPROBE:-./ffprobe}
 mode=$1; shift
+# MODE-cpu0: the same test with every SIMD routine off (-cpuflags 0), which
+# must give the same output as the SIMD routines.
+CPUFLAGS=
+case $mode in *-cpu0) mode=${mode%-cpu0}; CPUFLAGS="-cpuflags 0" ;; esac
 eval "base=\${$#}"
 n=$# i=0
 for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
@@ -15,7 +19,7 @@ TMP=${TMPDIR:-/tmp}/c63-fate.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
-ff()  { "$FFMPEG" -nostdin -hide_banner -v error -bitexact "$@"; }
+ff()  { "$FFMPEG" -nostdin -hide_banner -v error $CPUFLAGS -bitexact "$@"; }
 md5() { md5sum | cut -d' ' -f1; }
 
 # vector sizes, as in the vectors' README

@@ -86,6 +86,17 @@ $(FATE_C63_TWIN): CMP = null
 FATE_C63_ALL += $(FATE_C63_DEC) $(FATE_C63_ENC) $(FATE_C63_TWIN) $(FATE_C63_REMUX) $(FATE_C63_BAD) \
                 $(FATE_C63_SIZE) $(FATE_C63_OPT) $(FATE_C63_REFUSE)
 
+# The same with the SIMD routines off (-cpuflags 0): the C code must give
+# the references' md5s too (REF: see fate.mak).
+FATE_C63_CPU0 = $(C63_VECTORS:%=fate-c63-cpu0-dec-%) $(C63_VECTORS:%=fate-c63-cpu0-enc-%) \
+                fate-c63-cpu0-threads fate-c63-cpu0-me-range-4 fate-c63-cpu0-quality-50
+$(C63_VECTORS:%=fate-c63-cpu0-dec-%): CMD = $(C63_TEST) dec-cpu0 $(@:fate-c63-cpu0-dec-%=%)
+$(C63_VECTORS:%=fate-c63-cpu0-enc-%): CMD = $(C63_TEST) enc-cpu0 $(@:fate-c63-cpu0-enc-%=%)
+fate-c63-cpu0-threads:     CMD = $(C63_TEST) threads-cpu0 cif_noise
+fate-c63-cpu0-me-range-4:  CMD = $(C63_TEST) encopt-cpu0 $(C63_CLIP) -me_range 4
+fate-c63-cpu0-quality-50:  CMD = $(C63_TEST) encopt-cpu0 $(C63_CLIP) -quality 50
+FATE_C63_ALL += $(FATE_C63_CPU0)
+
 # checkc63: each optimised CPU routine against its reference on random input.
 tests/checkc63$(EXESUF): $(C63_TESTS)/checkc63.cpp $(C63_TESTS)/c63_ec_frames.h \
                           $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h libavcodec/libavcodec.a libavutil/libavutil.a

@@ -1,11 +1,16 @@
 // checkc63: each optimised Codec63 CPU routine against its reference on
-// random input, in the manner of FFmpeg's checkasm.
+// random and extreme input, in the manner of FFmpeg's checkasm.
 //
 //   checkc63 [--bench] [--seed N]
 //
-// Prints one line per routine and closes with "N passed, N failed".
+// Every version of a routine that this CPU runs is checked: the C one
+// (cpu flags 0) and each SIMD one (SSE2, AVX2; see libavcodec/c63/x86).
+// Prints one line per routine and closes with "N passed, N failed"; the
+// versions tested are listed on stderr, so the output is the same on every
+// CPU. --bench adds nanoseconds and cycles per call of each version.
 
-#include <chrono>
+#include <algorithm>
+#include <ctime>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +21,7 @@
 
 extern "C" {
 #include "libavcodec/avcodec.h"
+#include "libavutil/cpu.h"
 #include "libavutil/pixdesc.h"
 #include "libavcodec/me_cmp.h"
 #include "libavcodec/c63/c63.h"
@@ -36,18 +42,112 @@ static void report(const char *name, bool ok, const std::string &detail = "")
     (ok ? passed : failed)++;
 }
 
+// The thread's CPU time per call: on a shared machine, time spent waiting
+// for a core does not count.
 template <class F> static double time_ns(F f, int iters)
 {
-    auto t0 = std::chrono::steady_clock::now();
+    timespec t0, t1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
     for (int i = 0; i < iters; i++)
         f(i);
-    auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::nano>(t1 - t0).count() / iters;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+    return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / iters;
 }
 
-static void check_fdct_quant(const C63DSPContext &dsp)
+// The best of five timings, in ns of CPU time, and in time-stamp counter
+// cycles (wall clock, so only meaningful on an idle core) where it can be
+// read.
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline uint64_t cycles() { return __rdtsc(); }
+#else
+static inline uint64_t cycles() { return 0; }
+#endif
+
+template <class F> static void bench_line(const char *name, const char *version, F f, int iters)
+{
+    double best = 1e30, best_c = 1e30;
+    for (int k = 0; k < 5; k++) {
+        uint64_t c0 = cycles();
+        double ns = time_ns(f, iters);
+        uint64_t c1 = cycles();
+        if (ns < best) {
+            best = ns;
+            best_c = double(c1 - c0) / iters;
+        }
+    }
+    std::printf("bench: %-16s %-5s %9.1f ns %9.0f cycles (TSC)\n", name, version, best, best_c);
+}
+
+// One context per version of the routines this CPU runs: "c" with every
+// cpu flag off, then each SIMD level that changes a pointer.
+struct Version {
+    const char *name;
+    C63DSPContext dsp;
+};
+static std::vector<Version> versions;
+
+static void init_versions()
+{
+    const int all = av_get_cpu_flags();
+    struct Level { const char *name; int flags; };
+    const Level levels[] = {
+        { "c", 0 },
+#if defined(__x86_64__) || defined(__i386__)
+        { "sse2", AV_CPU_FLAG_MMX | AV_CPU_FLAG_MMXEXT | AV_CPU_FLAG_SSE | AV_CPU_FLAG_SSE2 },
+        { "avx2", -1 },
+#endif
+    };
+    for (const Level &l : levels) {
+        Version v;
+        if (l.flags != 0 && l.flags != -1 && (all & l.flags) != l.flags)
+            continue;
+        av_force_cpu_flags(l.flags == -1 ? all : l.flags);
+        ff_c63dsp_init(&v.dsp);
+        v.name = l.name;
+        if (!versions.empty() && !std::memcmp(&v.dsp, &versions.back().dsp, sizeof(v.dsp)))
+            continue;
+        versions.push_back(v);
+    }
+    av_force_cpu_flags(-1);
+    std::fprintf(stderr, "checkc63: versions tested:");
+    for (const Version &v : versions)
+        std::fprintf(stderr, " %s", v.name);
+    std::fprintf(stderr, "\n");
+}
+
+// The versions whose pointer m differs from every earlier version's.
+template <class M> static std::vector<const Version *> distinct(M C63DSPContext::*m)
+{
+    std::vector<const Version *> out;
+    for (const Version &v : versions) {
+        bool seen = false;
+        for (const Version *o : out)
+            seen |= o->dsp.*m == v.dsp.*m;
+        if (!seen && v.dsp.*m)
+            out.push_back(&v);
+    }
+    return out;
+}
+
+// a (the reference's block) against b (a version's); the first difference
+// goes into detail
+static bool same_block(const int16_t *a, const int16_t *b, const char *version, int qp,
+                       const char *what, std::string &detail)
+{
+    for (int i = 0; i < 64; i++)
+        if (a[i] != b[i]) {
+            detail = std::string(version) + " qp " + std::to_string(qp) + " " + what + " " +
+                     std::to_string(i) + ": " + std::to_string(a[i]) + " vs " + std::to_string(b[i]);
+            return false;
+        }
+    return true;
+}
+
+static void check_fdct_quant()
 {
     static const int qps[] = { 1, 5, 25, 50 };
+    const auto vers = distinct(&C63DSPContext::fdct_quant);
     for (int qp : qps) {
         uint8_t q[3][64];
         ff_c63_quant_tables(q, qp);
@@ -59,24 +159,29 @@ static void check_fdct_quant(const C63DSPContext &dsp)
             std::uniform_int_distribution<int> d(iter & 1 ? -range : 0, range);
             for (auto &v : res)
                 v = d(rng);
+            // extremes: every sample at one end of the range, a checkerboard
+            // of both ends, a single impulse, nothing
+            if (iter < 64) {
+                for (int i = 0; i < 64; i++)
+                    res[i] = iter < 8  ? (iter & 1 ? -255 : 255) * (iter & 2 ? ((i ^ i >> 3) & 1 ? 1 : -1) : 1)
+                           : iter < 16 ? (i == iter - 8 ? 255 : 0)
+                           : iter < 17 ? 0 : res[i];
+            }
             ff_c63_fdct_quant_ref(a, res, q[iter % 3]);
-            dsp.fdct_quant(b, res, q[iter % 3]);
-            for (int k = 0; k < 64; k++)
-                if (a[k] != b[k]) {
-                    ok = false;
-                    detail = "qp " + std::to_string(qp) + " coefficient " + std::to_string(k) +
-                             ": " + std::to_string(a[k]) + " vs " + std::to_string(b[k]);
-                    break;
-                }
+            for (const Version *v : vers) {
+                v->dsp.fdct_quant(b, res, q[iter % 3]);
+                ok = ok && same_block(a, b, v->name, qp, "coefficient", detail);
+            }
         }
         std::string name = "fdct_quant qp " + std::to_string(qp);
         report(name.c_str(), ok, detail);
     }
 }
 
-static void check_dequant_idct(const C63DSPContext &dsp)
+static void check_dequant_idct()
 {
     static const int qps[] = { 1, 5, 25, 50 };
+    const auto vers = distinct(&C63DSPContext::dequant_idct);
     for (int qp : qps) {
         uint8_t q[3][64];
         ff_c63_quant_tables(q, qp);
@@ -101,15 +206,22 @@ static void check_dequant_idct(const C63DSPContext &dsp)
                 if (iter % 7 == 0)
                     coef[0] = 0;
             }
+            // extremes (hostile streams): one coefficient at each position at
+            // the int16 limits, the DC alone at the limits, every coefficient
+            // at a limit (outputs clamped to int16)
+            if (iter < 64 * 2)
+                coef[iter % 64] = iter & 64 ? -32768 : 32767;
+            else if (iter < 64 * 2 + 4) {
+                for (int i = 0; i < 64; i++)
+                    coef[i] = iter & 1 ? -32768 : 32767;
+                if (iter & 2)
+                    std::memset(coef + 1, 0, 63 * sizeof(*coef));
+            }
             ff_c63_dequant_idct_ref(a, coef, q[iter % 3]);
-            dsp.dequant_idct(b, coef, q[iter % 3]);
-            for (int i = 0; i < 64; i++)
-                if (a[i] != b[i]) {
-                    ok = false;
-                    detail = "qp " + std::to_string(qp) + " sample " + std::to_string(i) + ": " +
-                             std::to_string(a[i]) + " vs " + std::to_string(b[i]);
-                    break;
-                }
+            for (const Version *v : vers) {
+                v->dsp.dequant_idct(b, coef, q[iter % 3]);
+                ok = ok && same_block(a, b, v->name, qp, "sample", detail);
+            }
         }
         std::string name = "dequant_idct qp " + std::to_string(qp);
         report(name.c_str(), ok, detail);
@@ -142,7 +254,9 @@ static void check_motion_search(const MECmpContext &mecc)
     static const Case cases[] = {
         { 8, 8, 8, false }, { 16, 16, 16, false }, { 16, 8, 8, true }, { 64, 48, 16, false },
         { 176, 144, 16, true }, { 88, 72, 8, false }, { 96, 64, 4, true }, { 40, 24, 64, false },
+        { 272, 160, 64, true }, { 24, 200, 16, false },
     };
+    const auto vers = distinct(&C63DSPContext::me_search);
     for (const Case &c : cases) {
         std::vector<uint8_t> cur(c.w * c.h), ref(c.w * c.h);
         std::vector<uint16_t> sums(c.w * c.h);
@@ -152,24 +266,181 @@ static void check_motion_search(const MECmpContext &mecc)
             ref[i] = c.smooth ? (i % c.w) / 4 * 8 + small(rng) : d(rng);
             cur[i] = c.smooth ? ref[(i + 3 * c.w + 2) % (c.w * c.h)] : d(rng);
         }
-        ff_c63_block_sums(sums.data(), ref.data(), c.w, c.h, 0, c.h);
+        ff_c63_block_sums(nullptr, sums.data(), ref.data(), c.w, c.h, 0, c.h);
         bool ok = true;
         std::string detail;
         for (int by = 0; by < c.h / 8 && ok; by++)
             for (int bx = 0; bx < c.w / 8 && ok; bx++) {
                 C63MV a = search_ref(cur.data(), ref.data(), c.w, c.h, bx, by, c.r);
-                C63MV b = ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),
-                                               c.w, c.h, bx, by, c.r);
-                if (a.x != b.x || a.y != b.y) {
-                    ok = false;
-                    detail = std::to_string(c.w) + "x" + std::to_string(c.h) + " block (" +
-                             std::to_string(bx) + "," + std::to_string(by) + ")";
-                }
+                std::vector<std::pair<std::string, C63MV>> got;
+                got.push_back({ "c", ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),
+                                                          c.w, c.h, bx, by, c.r) });
+                for (const Version *v : vers)
+                    got.push_back({ v->name, ff_c63_motion_search_full(&v->dsp, cur.data(), ref.data(),
+                                                                       sums.data(), c.w, c.h, bx, by, c.r) });
+                for (auto &g : got)
+                    if (ok && (a.x != g.second.x || a.y != g.second.y)) {
+                        ok = false;
+                        detail = g.first + " " + std::to_string(c.w) + "x" + std::to_string(c.h) +
+                                 " block (" + std::to_string(bx) + "," + std::to_string(by) + ")";
+                    }
             }
         std::string name = "motion_search " + std::to_string(c.w) + "x" + std::to_string(c.h) +
                            " r" + std::to_string(c.r);
         report(name.c_str(), ok, detail);
     }
+}
+
+// me_search on its own: every window size 1..128 (both directions), blocks
+// and references at the extremes (0 and 255: the largest SADs), and ties:
+// the best block copied to every later candidate position, so that only
+// the scan order decides.
+static void check_me_search()
+{
+    const int stride = 160, rows = 128 + 8 + 1;
+    std::vector<uint8_t> ref(stride * rows), blk(8 * stride);
+    std::uniform_int_distribution<int> d(0, 255), n(1, 128), pos(0, 127);
+    const auto vers = distinct(&C63DSPContext::me_search);
+    std::vector<uint16_t> sums(stride * rows);
+    // the vector of the plain search against each version's, given the
+    // block sums and a seed (a candidate of the window, or none)
+    auto compare = [&](const char *what, int nx, int ny, std::string &detail) {
+        ff_c63_block_sums(nullptr, sums.data(), ref.data(), stride, rows, 0, rows);
+        uint32_t a = ff_c63_me_search_c(blk.data(), ref.data(), stride, nx, ny, nullptr, -1);
+        int seed = pos(rng) & 1 ? (pos(rng) % ny) << 7 | pos(rng) % nx : -1;
+        for (const Version *v : vers) {
+            uint32_t b = v->dsp.me_search(blk.data(), ref.data(), stride, nx, ny, sums.data(), seed);
+            if (a != b) {
+                char buf[200];
+                std::snprintf(buf, sizeof(buf), "%s %s %dx%d seed %d: sad %u at (%u,%u) vs sad %u at (%u,%u)",
+                              v->name, what, nx, ny, seed, a >> 16, a & 127, a >> 7 & 127,
+                              b >> 16, b & 127, b >> 7 & 127);
+                detail = buf;
+                return false;
+            }
+        }
+        return true;
+    };
+    auto fill = [&](std::vector<uint8_t> &v, int mode) {
+        for (auto &x : v)
+            x = mode == 0 ? d(rng) : mode == 1 ? 0 : mode == 2 ? 255 : d(rng) & 0x81;
+    };
+
+    // window sizes, including the 15 bytes read past the last candidate
+    bool ok = true;
+    std::string detail;
+    for (int nx = 1; nx <= 128 && ok; nx++)
+        for (int ny = 1; ny <= 128 && ok; ny += nx % 7 + 1) {
+            fill(ref, nx % 4);
+            fill(blk, (nx + 2) % 4);
+            ok = compare("random", nx, ny, detail);
+        }
+    report("me_search window sizes", ok, detail);
+
+    // ties: the same block at a random position and at every position after
+    // it in scan order in turn; the first copy must win, whatever follows
+    ok = true;
+    for (int iter = 0; iter < 400 && ok; iter++) {
+        int nx = iter < 64 ? 1 + iter * 2 : n(rng), ny = iter < 64 ? 1 + iter : n(rng);
+        fill(ref, 0);
+        fill(blk, 0);
+        int x = pos(rng) % nx, y = pos(rng) % ny;
+        for (int i = 0; i < 8; i++)
+            std::memcpy(&ref[(y + i) * stride + x], &blk[i * stride], 8);
+        for (int k = 0; k < 16 && ok; k++) {
+            int x2 = x + 1 + k, y2 = y + k / 4;
+            if (x2 >= nx) {
+                x2 -= nx;
+                y2++;
+            }
+            if (y2 >= ny || (y2 < y + 8 && std::abs(x2 - x) < 8))
+                continue;       // no room, or overlapping the first copy
+            for (int i = 0; i < 8; i++)
+                std::memcpy(&ref[(y2 + i) * stride + x2], &blk[i * stride], 8);
+            ok = compare("tie", nx, ny, detail);
+        }
+        // a flat reference and block: every candidate ties
+        if (iter % 8 == 0) {
+            std::fill(ref.begin(), ref.end(), iter & 255);
+            std::fill(blk.begin(), blk.end(), (iter * 7) & 255);
+            ok = ok && compare("flat", nx, ny, detail);
+        }
+    }
+    report("me_search ties", ok, detail);
+}
+
+// ff_c63_block_sums through each version's block_sums: every width up to
+// 80 (where the SIMD part and the C rest meet), bands of rows, extremes.
+static void check_block_sums()
+{
+    const auto vers = distinct(&C63DSPContext::block_sums);
+    std::uniform_int_distribution<int> d(0, 255);
+    bool ok = true;
+    std::string detail;
+    for (int w = 8; w <= 80 && ok; w++)
+        for (int mode = 0; mode < 3 && ok; mode++) {
+            const int h = 8 + w % 13;
+            std::vector<uint8_t> src(w * h);
+            for (auto &x : src)
+                x = mode == 0 ? d(rng) : mode == 1 ? 255 : 0;
+            std::vector<uint16_t> a(w * h, 0x5555), b(w * h, 0x5555);
+            ff_c63_block_sums(nullptr, a.data(), src.data(), w, h, 0, h);
+            for (const Version *v : vers) {
+                std::fill(b.begin(), b.end(), 0x5555);
+                // in two bands, as the encoder's threads do
+                ff_c63_block_sums(&v->dsp, b.data(), src.data(), w, h, 0, 3);
+                ff_c63_block_sums(&v->dsp, b.data(), src.data(), w, h, 3, h);
+                if (ok && a != b) {
+                    ok = false;
+                    detail = std::string(v->name) + " width " + std::to_string(w);
+                }
+            }
+        }
+    report("block_sums", ok, detail);
+}
+
+static void check_pred()
+{
+    const auto subs = distinct(&C63DSPContext::sub_pred);
+    const auto adds = distinct(&C63DSPContext::add_pred);
+    const Version &c = versions.front();
+    const int stride = 40;
+    std::vector<uint8_t> src(8 * stride), pred(8 * stride), da(8 * stride), db(8 * stride);
+    std::uniform_int_distribution<int> d(0, 255), r(-32768, 32767), small(-300, 300);
+    bool ok_sub = true, ok_add = true;
+    std::string dsub, dadd;
+    for (int iter = 0; iter < 4000; iter++) {
+        int16_t res[64], a[64], b[64];
+        int mode = iter % 4;
+        for (auto &x : src)
+            x = mode == 1 ? 0 : mode == 2 ? 255 : d(rng);
+        for (auto &x : pred)
+            x = mode == 1 ? 255 : mode == 2 ? 0 : d(rng);
+        for (auto &x : res)
+            x = iter & 4 ? r(rng) : iter & 8 ? (iter & 16 ? -32768 : 32767) : small(rng);
+        const uint8_t *p = iter % 3 == 0 ? nullptr : pred.data() + iter % 8;
+        c.dsp.sub_pred(a, src.data() + iter % 5, stride, p, stride);
+        for (const Version *v : subs) {
+            std::memset(b, 0x55, sizeof(b));
+            v->dsp.sub_pred(b, src.data() + iter % 5, stride, p, stride);
+            if (ok_sub && std::memcmp(a, b, sizeof(a))) {
+                ok_sub = false;
+                dsub = std::string(v->name) + (p ? "" : " (no prediction)");
+            }
+        }
+        std::fill(da.begin(), da.end(), 7);
+        c.dsp.add_pred(da.data() + iter % 3, stride, p, stride, res);
+        for (const Version *v : adds) {
+            std::fill(db.begin(), db.end(), 7);
+            v->dsp.add_pred(db.data() + iter % 3, stride, p, stride, res);
+            if (ok_add && da != db) {
+                ok_add = false;
+                dadd = std::string(v->name) + (p ? "" : " (no prediction)");
+            }
+        }
+    }
+    report("sub_pred", ok_sub, dsub);
+    report("add_pred", ok_add, dadd);
 }
 
 // The encoders refuse other pixel formats and sizes when opened through the
@@ -272,7 +543,7 @@ static void check_entropy_twin()
     av_packet_free(&b);
 }
 
-static void run_bench(const C63DSPContext &dsp, const MECmpContext &mecc)
+static void run_bench(const MECmpContext &mecc)
 {
     uint8_t q[3][64];
     ff_c63_quant_tables(q, 25);
@@ -282,30 +553,57 @@ static void run_bench(const C63DSPContext &dsp, const MECmpContext &mecc)
         v = d(rng);
     for (int i = 0; i < 1024; i++)
         ff_c63_fdct_quant_ref(&coef[64 * i], &res[64 * i], q[0]);
-    const int n = 200000;
-    double r1 = time_ns([&](int i) { ff_c63_fdct_quant_ref(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
-    double o1 = time_ns([&](int i) { dsp.fdct_quant(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
-    double r2 = time_ns([&](int i) { ff_c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
-    double o2 = time_ns([&](int i) { dsp.dequant_idct(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
-    std::printf("bench: fdct_quant    ref %7.1f ns  opt %7.1f ns  (%.1fx)\n", r1, o1, r1 / o1);
-    std::printf("bench: dequant_idct  ref %7.1f ns  opt %7.1f ns  (%.1fx)\n", r2, o2, r2 / o2);
+    const int n = 100000;
+    bench_line("fdct_quant", "ref", [&](int i) {
+        ff_c63_fdct_quant_ref(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
+    for (const Version *v : distinct(&C63DSPContext::fdct_quant))
+        bench_line("fdct_quant", v->name, [&](int i) {
+            v->dsp.fdct_quant(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
+    bench_line("dequant_idct", "ref", [&](int i) {
+        ff_c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
+    for (const Version *v : distinct(&C63DSPContext::dequant_idct))
+        bench_line("dequant_idct", v->name, [&](int i) {
+            v->dsp.dequant_idct(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
 
+    std::vector<uint8_t> pix(64 * 1024 + 64);
+    std::uniform_int_distribution<int> p(0, 255);
+    for (auto &v : pix)
+        v = p(rng);
+    for (const Version *v : distinct(&C63DSPContext::sub_pred))
+        bench_line("sub_pred", v->name, [&](int i) {
+            v->dsp.sub_pred(&out[64 * (i & 1023)], &pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8); }, n);
+    for (const Version *v : distinct(&C63DSPContext::add_pred))
+        bench_line("add_pred", v->name, [&](int i) {
+            v->dsp.add_pred(&pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8, &out[64 * (i & 1023)]); }, n);
+
+    // motion search per 8x8 block, range 16, on a textured picture moved by
+    // (3, 2), where the block sums prune little
     const int w = 768, h = 576;
     std::vector<uint8_t> cur(w * h), ref(w * h);
     std::vector<uint16_t> sums(w * h);
-    for (int i = 0; i < w * h; i++) {
-        ref[i] = (i % w + i / w) & 255;
+    std::uniform_int_distribution<int> noise(0, 15);
+    for (int i = 0; i < w * h; i++)
+        ref[i] = ((i % w) * 7 + (i / w) * 3 + noise(rng)) & 255;
+    for (int i = 0; i < w * h; i++)
         cur[i] = ref[(i + 2 * w + 3) % (w * h)];
-    }
-    ff_c63_block_sums(sums.data(), ref.data(), w, h, 0, h);
-    int blocks = (w / 8) * (h / 8);
+    ff_c63_block_sums(nullptr, sums.data(), ref.data(), w, h, 0, h);
+    bench_line("block_sums", "c", [&](int i) {
+        ff_c63_block_sums(nullptr, sums.data(), ref.data(), w, h, i % (h - 7), 1); }, h);
+    for (const Version *v : distinct(&C63DSPContext::block_sums))
+        bench_line("block_sums", v->name, [&](int i) {
+            ff_c63_block_sums(&v->dsp, sums.data(), ref.data(), w, h, i % (h - 7), 1); }, h);
+    std::printf("bench: (block_sums: per row of a %dx%d plane)\n", w, h);
+    const int bw = w / 8, blocks = bw * (h / 8);
     static volatile int sink;
-    double rm = time_ns([&](int i) { sink = search_ref(cur.data(), ref.data(), w, h, i % (w / 8), i / (w / 8), 16).x; }, blocks);
-    double om = time_ns([&](int i) {
-        ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(), w, h, i % (w / 8), i / (w / 8), 16);
-    }, blocks);
-    std::printf("bench: motion_search ref %7.1f ns  opt %7.1f ns  (%.1fx) per 8x8 block, range 16\n",
-                rm, om, rm / om);
+    bench_line("motion_search", "ref", [&](int i) {
+        sink = search_ref(cur.data(), ref.data(), w, h, i % bw, i / bw % (h / 8), 16).x; }, blocks / 4);
+    bench_line("motion_search", "c", [&](int i) {
+        sink = ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(), w, h,
+                                    i % bw, i / bw % (h / 8), 16).x; }, blocks);
+    for (const Version *v : distinct(&C63DSPContext::me_search))
+        bench_line("motion_search", v->name, [&](int i) {
+            sink = ff_c63_motion_search_full(&v->dsp, cur.data(), ref.data(), sums.data(), w, h,
+                                             i % bw, i / bw % (h / 8), 16).x; }, blocks);
 }
 
 int main(int argc, char **argv)
@@ -321,21 +619,23 @@ int main(int argc, char **argv)
         }
     }
 
-    C63DSPContext dsp;
     MECmpContext mecc;
     AVCodecContext *avctx = avcodec_alloc_context3(nullptr);
     if (!avctx)
         return 1;
-    ff_c63dsp_init(&dsp);
+    init_versions();
     ff_me_cmp_init(&mecc, avctx);
 
-    check_fdct_quant(dsp);
-    check_dequant_idct(dsp);
+    check_fdct_quant();
+    check_dequant_idct();
+    check_pred();
+    check_block_sums();
     check_motion_search(mecc);
+    check_me_search();
     check_encoder_open();
     check_entropy_twin();
     if (bench)
-        run_bench(dsp, mecc);
+        run_bench(mecc);
 
     avcodec_free_context(&avctx);
     std::printf("checkc63: %d passed, %d failed\n", passed, failed);

@@ -272,7 +272,7 @@ static void test_me_case(int w, int h, int r, Content content, bool related)
         fill(cur, w, h, content, 5);
     }
 
-    ff_c63_block_sums(sums.data(), ref.data(), w, h, 0, h);
+    ff_c63_block_sums(nullptr, sums.data(), ref.data(), w, h, 0, h);
     for (int by = 0; by < bh; by++)
         for (int bx = 0; bx < bw; bx++)
             cpu[by * bw + bx] = ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),

@@ -15,6 +15,8 @@ include $(C63_TESTS)/robustness.mak
 
 # References live in tests/c63/ref/, not in FFmpeg's tests/ref/fate/.
 $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+# The C-only runs compare with the references of the SIMD runs.
+$(FATE_C63_CPU0): REF = $(C63_TESTS)/ref/c63-$(@:fate-c63-cpu0-%=%)
 
 # After the generic REF above: its tests set REF of their own.
 include $(C63_TESTS)/c63-gpu.mak

@@ -1,0 +1,125 @@
+#!/bin/sh
+# The c63 CPU encoder and decoder on real camera footage, side by side with
+# the course's reference programs in the same run.
+#
+#   sh tools/bench-c63cpu.sh BUILD [C63ENC C63DEC]
+#
+# BUILD holds ffmpeg (build/). C63ENC and C63DEC are the reference encoder
+# and decoder (not part of this repository); when they are not given or not
+# executable, only our figures are printed.
+#
+# Input: vtest.avi (768x576; fetched by tools/camera-clip.sh, which this
+# script does not run: it is skipped when the clip is absent) and its camera-like
+# 1080p version (bicubic upscale, fresh noise on every frame, fixed seed),
+# both decoded once to raw yuv420p. Each program reads the raw file and
+# writes its output to a file; the figure is frames over wall time, the best
+# of RUNS runs (REF_RUNS for the slow reference encoder), and frames per
+# CPU second (user + system, all threads) of that run, which waiting for
+# a busy core does not lower.
+#
+# Environment: SD_FRAMES (default 100), HD_FRAMES (20), RUNS (3),
+# REF_RUNS (2), CLIPS (folder for vtest.avi, default BUILD/clips),
+# TMPDIR.
+set -u
+BUILD=$1
+REFENC=${2:-}
+REFDEC=${3:-}
+SD_FRAMES=${SD_FRAMES:-100}
+HD_FRAMES=${HD_FRAMES:-20}
+RUNS=${RUNS:-3}
+REF_RUNS=${REF_RUNS:-2}
+FF="$BUILD/ffmpeg -nostdin -hide_banner -v error"
+TMP=${TMPDIR:-/tmp}/c63-bench-cpu.$$
+mkdir -p "$TMP" || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+have_ref=
+if [ -n "$REFENC" ] && [ -x "$REFENC" ] && [ -n "$REFDEC" ] && [ -x "$REFDEC" ]; then
+    have_ref=yes
+else
+    echo "bench-c63cpu: no reference programs given; our figures only"
+fi
+
+clips=${CLIPS:-$BUILD/clips}
+clip=$clips/vtest.avi
+if [ ! -f "$clip" ]; then
+    echo "bench-c63cpu: no camera clip $clip (sh tools/camera-clip.sh $clips fetches it); skipped"
+    exit 0
+fi
+
+# "wall cpu": the best wall time in seconds of RUNS runs of a command, and
+# the CPU time (user + system, all threads) of that run
+best_time() {
+    runs=$1; shift
+    best=
+    i=0
+    while [ $i -lt "$runs" ]; do
+        if [ -x /usr/bin/time ]; then
+            /usr/bin/time -f "%e %U %S" -o "$TMP/time" "$@" > /dev/null 2>&1 ||
+                { echo "bench-c63cpu: failed: $*" >&2; echo "0 0"; return; }
+            t=$(awk '{ printf "%s %.2f", $1, $2 + $3 }' "$TMP/time")
+        else
+            t0=$(date +%s.%N)
+            "$@" > /dev/null 2>&1 || { echo "bench-c63cpu: failed: $*" >&2; echo "0 0"; return; }
+            t1=$(date +%s.%N)
+            t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f 0", b - a }')
+        fi
+        best=$(echo "$t" | awk -v best="$best" '{ split(best, b, " ");
+            if (best == "" || $1 < b[1]) print $1, $2; else print best }')
+        i=$((i + 1))
+    done
+    echo "$best"
+}
+wall() { echo "${1%% *}"; }
+cpu()  { echo "${1#* }"; }
+fps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
+
+echo "bench-c63cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+$FF -i "$clip" -frames:v "$SD_FRAMES" -pix_fmt yuv420p -f rawvideo "$TMP/sd.yuv" || exit 1
+$FF -i "$clip" -frames:v "$HD_FRAMES" \
+    -vf scale=1920:1080:flags=bicubic,noise=alls=3:allf=t:all_seed=42,format=yuv420p \
+    -f rawvideo "$TMP/hd.yuv" || exit 1
+
+for size in sd hd; do
+    case $size in
+    sd) w=768;  h=576;  n=$SD_FRAMES ;;
+    hd) w=1920; h=1080; n=$HD_FRAMES ;;
+    esac
+    label="${w}x${h}, $n frames"
+    in=$TMP/$size.yuv
+
+    # encoder
+    t1=$(best_time "$RUNS" $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" \
+        -threads 1 -c:v c63 -f c63 -y "$TMP/$size.ours.c63")
+    t2=$(best_time "$RUNS" $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" \
+        -threads 2 -c:v c63 -f c63 -y "$TMP/$size.ours2.c63")
+    f1=$(fps "$n" "$(wall "$t1")"); f2=$(fps "$n" "$(wall "$t2")")
+    c1=$(fps "$n" "$(cpu "$t1")")
+    if [ -n "$have_ref" ]; then
+        tr=$(best_time "$REF_RUNS" "$REFENC" -w $w -h $h -o "$TMP/$size.ref.c63" "$in")
+        fr=$(fps "$n" "$(wall "$tr")"); cr=$(fps "$n" "$(cpu "$tr")")
+        same=$(cmp -s "$TMP/$size.ref.c63" "$TMP/$size.ours.c63" &&
+               cmp -s "$TMP/$size.ref.c63" "$TMP/$size.ours2.c63" && echo identical || echo DIFFERENT)
+        echo "bench-c63cpu: encode $label: reference $fr frames/s ($cr per CPU second)"
+        echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($(ratio "$f1" "$fr") the reference; $c1 per CPU second, $(ratio "$c1" "$cr"))"
+        echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio "$f2" "$f1") one thread)"
+        echo "bench-c63cpu: encode $label: output $same to the reference's"
+    else
+        echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio "$f2" "$f1"))"
+    fi
+
+    # decoder, of the stream just encoded
+    td=$(best_time "$RUNS" $FF -threads 1 -i "$TMP/$size.ours.c63" -f rawvideo -y "$TMP/$size.ours.yuv")
+    fd=$(fps "$n" "$(wall "$td")"); cd=$(fps "$n" "$(cpu "$td")")
+    if [ -n "$have_ref" ]; then
+        tdr=$(best_time "$RUNS" "$REFDEC" "$TMP/$size.ours.c63" "$TMP/$size.ref.yuv")
+        fdr=$(fps "$n" "$(wall "$tdr")"); cdr=$(fps "$n" "$(cpu "$tdr")")
+        same=$(cmp -s "$TMP/$size.ref.yuv" "$TMP/$size.ours.yuv" && echo identical || echo DIFFERENT)
+        echo "bench-c63cpu: decode $label: reference $fdr frames/s ($cdr per CPU second), c63 $fd frames/s ($(ratio "$fd" "$fdr"); $cd per CPU second, $(ratio "$cd" "$cdr")); output $same"
+    else
+        echo "bench-c63cpu: decode $label: c63 $fd frames/s ($cd per CPU second)"
+    fi
+done
+exit 0
