@@ -353,10 +353,13 @@ C63EC_FUNC int c63ec_find_block(const unsigned long long *off, int n, unsigned l
     return lo;
 }
 
-/** cnt (1..32) bits of a slot from bit pos, right-aligned. */
+/** cnt (1..32) bits of a slot from bit pos, right-aligned. The word after
+ *  pos's is read only when the bits reach into it: past a block's last
+ *  written word a slot holds whatever an earlier frame left, or nothing. */
 C63EC_FUNC unsigned int c63ec_slot_bits(const unsigned int *slot, unsigned int pos, int cnt)
 {
-    const unsigned long long x = (unsigned long long)slot[pos >> 5] << 32 | slot[(pos >> 5) + 1];
+    const unsigned int w1 = (int)(pos & 31) + cnt > 32 ? slot[(pos >> 5) + 1] : 0;
+    const unsigned long long x = (unsigned long long)slot[pos >> 5] << 32 | w1;
 
     return (unsigned int)(x >> (64 - (pos & 31) - cnt)) & (unsigned int)((1ull << cnt) - 1);
 }
