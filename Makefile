@@ -75,6 +75,7 @@ PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 # Our folders and where they appear in the FFmpeg tree.
 LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
+         libavcodec/framediff:libavcodec_framediff \
          libavfilter/cudadiff:libavfilter_cudadiff \
          libavfilter/drawtext_cuda:libavfilter_drawtext_cuda \
          libavfilter/mestimate_cuda:libavfilter_mestimate \
