@@ -126,7 +126,7 @@ socket)
             tx_out="$url"
         else
             url="udp://127.0.0.1:$port"
-            rx_in="$url?localaddr=127.0.0.1&pkt_size=1316&fifo_size=100000&overrun_nonfatal=1&timeout=3000000"
+            rx_in="$url?localaddr=127.0.0.1&pkt_size=1316&fifo_size=100000&overrun_nonfatal=1&timeout=10000000"
             tx_out="$url?pkt_size=1316"
         fi
         timeout 60 "$ffmpeg" -nostdin -nostats -hide_banner -v info -threads 1 \
