@@ -114,7 +114,7 @@ socket)
             awk -v a="$h" '$2 == a { f = 1 } END { exit !f }' /proc/net/udp
         fi
     }
-    port=$(( 20000 + ($$ * 37 + $(date +%S) * 101) % 30000 ))
+    port=$(( 20000 + ($$ * 37 + $(date +%s) % 1000 * 101) % 30000 ))
     tries=0 ready=0
     while [ $tries -lt 20 ] && [ $ready = 0 ]; do
         tries=$((tries + 1))
