@@ -75,6 +75,7 @@ PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 # Our folders and where they appear in the FFmpeg tree.
 LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
+         libavcodec/framediff:libavcodec_framediff \
          libavfilter/cudadiff:libavfilter_cudadiff \
          libavfilter/drawtext_cuda:libavfilter_drawtext_cuda \
          libavfilter/mestimate_cuda:libavfilter_mestimate \
@@ -83,21 +84,22 @@ LINKS := libavcodec/c63:libavcodec_c63 \
          tests/c63:tests
 
 COMPONENTS := \
-    --enable-protocol=file,pipe,fd \
+    --enable-protocol=file,pipe,fd,tcp,udp \
     --enable-indev=lavfi \
     --enable-demuxer=c63,rawvideo,yuv4mpegpipe,matroska,nut,avi,mov,h264,hevc,m4v,mjpeg,image2,image2pipe \
     --enable-muxer=c63,rawvideo,yuv4mpegpipe,matroska,nut,avi,mov,mp4,h264,framecrc,framemd5,framehash,md5,hash,null,image2 \
-    --enable-decoder=c63,rawvideo,h264,hevc,mpeg4,msmpeg4v3,mjpeg,png,wrapped_avframe \
+    --enable-decoder=c63,framediff,rawvideo,h264,hevc,mpeg4,msmpeg4v3,mjpeg,png,wrapped_avframe \
     --enable-decoder=h264_cuvid,hevc_cuvid,mpeg4_cuvid,mjpeg_cuvid \
     --enable-hwaccel=h264_nvdec,hevc_nvdec,mpeg4_nvdec,mjpeg_nvdec \
-    --enable-encoder=c63,c63_cuda,rawvideo,wrapped_avframe,mpeg4,mjpeg,png \
+    --enable-encoder=c63,c63_cuda,framediff,rawvideo,wrapped_avframe,mpeg4,mjpeg,png \
     --enable-parser=c63,h264,hevc,mpeg4video,mjpeg,png \
     --enable-filter=scale,format,psnr,ssim,hwupload_cuda,hwupload,hwdownload,scale_cuda \
-    --enable-filter=metadata,testsrc2,mandelbrot,noise,null,trim,setpts,fps,crop,pad,split,select \
+    --enable-filter=metadata,testsrc2,drawbox,mandelbrot,noise,null,trim,setpts,fps,crop,pad,split,select \
     --enable-filter=cudadiff,framediff,framediffapply \
     --enable-filter=drawtext,drawtext_cuda \
     --enable-filter=mestimate,mestimate_cuda,codecview \
-    --enable-filter=aformat,anull,atrim,aresample
+    --enable-filter=aformat,anull,atrim,aresample \
+    --enable-bsf=noise
 
 COMMON_FLAGS := \
     --disable-autodetect --disable-everything \
@@ -118,7 +120,7 @@ SHARED_FLAGS := $(COMMON_FLAGS) \
     --enable-shared --disable-static --enable-rpath --prefix='$(PREFIX)' \
     $(if $(HAVE_SDL2),--enable-sdl2 --enable-ffplay,--disable-ffplay)
 
-.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda checkdrawtext \
+.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda checkdrawtext checkframediff \
         check-asan check-valgrind fuzz install gpu-bundle bench clean distclean FORCE
 
 all: build
@@ -227,7 +229,7 @@ install: $(SHARED)/.configured
 # "N passed, N failed".
 LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
 
-check: build checkcuda checkdrawtext
+check: build checkcuda checkdrawtext checkframediff
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@echo "check: installing the shared libraries into build/inst (log: build/install.log)"
@@ -277,6 +279,20 @@ checkdrawtext: build
 $(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h $(CHECKDRAWTEXT_LIBS)
 	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
+# checkframediff: the framediff decoder against hostile packets, and the
+# lists' software code (the CUDA kernel's C twin) against a model of the
+# layout; a FATE test of make check runs it.
+CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
+CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h \
+                       libavcodec_framediff/framediff.h libavcodec_framediff/framediff_list.h
+
+checkframediff: build
+	+@$(MAKE) --no-print-directory $(OBJ)/checkframediff
+
+$(OBJ)/checkframediff: $(CHECKFRAMEDIFF_DEPS) $(CHECKFRAMEDIFF_LIBS)
+	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKFRAMEDIFF_LIBS) \
+	    -lz -lm -lpthread -ldl -latomic
+
 # ------------------------------------------------------ sanitizers, fuzzing ---
 
 # make check-asan: the whole CPU FATE suite (checkc63 included) built with
@@ -303,9 +319,15 @@ $(ASAN)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h FORCE
 	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
 	    $(ASAN)/libavfilter/libavfilter.a $(ASAN)/libavutil/libavutil.a -lm -lpthread
 
+# and the framediff decoder's harness
+$(ASAN)/checkframediff: $(CHECKFRAMEDIFF_DEPS) FORCE
+	+$(MAKE) -C $(ASAN) -j$(JOBS) libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
+	    $(ASAN)/libavcodec/libavcodec.a $(ASAN)/libavutil/libavutil.a -lz -lm -lpthread -ldl
+
 check-asan: $(ASAN)/.configured
 	+$(MAKE) -C $(ASAN) -j$(JOBS) ffmpeg ffprobe
-	+$(MAKE) $(ASAN)/checkdrawtext
+	+$(MAKE) $(ASAN)/checkdrawtext $(ASAN)/checkframediff
 	@rm -f $(ASAN)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(ASAN) -j$(JOBS) -k fate-c63-all
 	@echo "check-asan: the CPU FATE suite under AddressSanitizer and UndefinedBehaviorSanitizer"
@@ -319,17 +341,19 @@ check-valgrind: build
 # make fuzz: libFuzzer targets built with clang and
 # -fsanitize=fuzzer,address,undefined in build/fuzz: FFmpeg's own
 # tools/target_dec_fuzzer.c for the c63 decoder (and the parser through
-# it), tools/target_dem_fuzzer.c for the c63 demuxer, and
+# it) and the framediff decoder, tools/target_dem_fuzzer.c for the c63
+# demuxer, and
 # tests/fuzz/target_framediffapply_fuzzer.c for hostile difference lists;
 # each runs FUZZ_SECONDS (tests/fuzz/run-fuzz.sh).
 FUZZ := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer
+FUZZ_TARGETS := target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer \
+                target_dec_framediff_fuzzer
 FUZZ_FLAGS := --cc=$(CLANG) --cxx=$(subst clang,clang++,$(CLANG)) \
     --toolchain=clang-asan-ubsan-fuzz --enable-ossfuzz --disable-stripping \
     --disable-autodetect --disable-everything --disable-programs --disable-doc \
     --enable-pthreads --enable-zlib --enable-gpl \
-    --enable-decoder=c63 --enable-parser=c63 --enable-demuxer=c63 --enable-protocol=file \
+    --enable-decoder=c63,framediff --enable-parser=c63 --enable-demuxer=c63 --enable-protocol=file \
     --enable-filter=framediffapply,buffer,buffersink,format,null
 
 $(FUZZ)/.configure-flags: FORCE
@@ -352,8 +376,9 @@ $(FUZZ)/target_framediffapply_fuzzer: tests/fuzz/target_framediffapply_fuzzer.c 
 $(FUZZ)/.built: $(FUZZ)/.configured FORCE
 	@mkdir -p $(FUZZ)/tools
 	+$(MAKE) -C $(FUZZ) -j$(JOBS) tools/target_dec_c63_fuzzer tools/target_dem_c63_fuzzer \
-	    $(subst $(FUZZ)/,,$(FUZZ_LIBS))
-	@cp $(FUZZ)/tools/target_dec_c63_fuzzer $(FUZZ)/tools/target_dem_c63_fuzzer $(FUZZ)/
+	    tools/target_dec_framediff_fuzzer $(subst $(FUZZ)/,,$(FUZZ_LIBS))
+	@cp $(FUZZ)/tools/target_dec_c63_fuzzer $(FUZZ)/tools/target_dem_c63_fuzzer \
+	    $(FUZZ)/tools/target_dec_framediff_fuzzer $(FUZZ)/
 	@touch $@
 
 fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer

@@ -30,14 +30,19 @@
  * the new R: the filter passes its previous output frame as R, and the
  * kernel writes no separate R (one byte per byte less to move).
  *
- * The sent bytes are compacted into the list by a device-wide exclusive
- * scan of the per-vector counts: a block scan inside the tile, then a
+ * The list (libavutil/framediff.h, version 2) is a bitmap of the sent
+ * bytes, then their new values in position order. The bitmap needs no
+ * scan: each vector's 16 bits go to a fixed place, ORed into the cleared
+ * bitmap with one or two atomic reductions (cudadiff_bitmap_bits() in
+ * cudadiff.h, shared with the software twins). The values are compacted
+ * by a device-wide exclusive scan of the per-vector counts: a block scan
+ * inside the tile, then a
  * single-pass decoupled look-back across tiles (each tile publishes its
  * aggregate, then its inclusive prefix, in one 64-bit status word tagged
  * with the launch's epoch, so the status array never needs clearing). A
  * tile waits only for tiles of lower index, which the hardware dispatches
  * first (as CUB's single-pass scan relies on), with a growing back-off so
- * that waiting tiles do not load the L2. Entries are staged in shared
+ * that waiting tiles do not load the L2. The values are staged in shared
  * memory and written out with coalesced stores, in increasing position
  * order.
  *
@@ -150,9 +155,15 @@ static __device__ __inline__ void store_g32(u32 *p, u32 v)
     asm volatile("st.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
 }
 
-static __device__ __inline__ void store_g16(short *p, short v)
+static __device__ __inline__ void store_g8(unsigned char *p, u32 v)
 {
-    asm volatile("st.global.u16 [%0], %1;" :: "l"(p), "h"(v) : "memory");
+    asm volatile("st.global.u8 [%0], %1;" :: "l"(p), "r"(v) : "memory");
+}
+
+/* Atomic OR of a word of global memory, no result. */
+static __device__ __inline__ void red_or(u32 *p, u32 v)
+{
+    asm volatile("red.global.or.b32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
 }
 
 /* Wait about ns nanoseconds. */
@@ -295,9 +306,9 @@ static __device__ __inline__ u32 diff_vec(const u32 c[4], const u32 r[4], u32 o[
 /*
  * One tile of CUDADIFF_VPT vectors per thread; vector j of thread t is
  * tile vector j * CUDADIFF_BLOCK + t, so that every load and store of the
- * block is coalesced, and position order is (j, t) order. The tile's
- * entries are staged in shared memory as (byte index in the tile << 16 |
- * delta & 0xffff) and written out in order.
+ * block is coalesced, and position order is (j, t) order. Each vector's
+ * sent bits go straight to the bitmap; the tile's values are staged in
+ * shared memory and written out in order.
  */
 template <bool ALIGNED, int MODE>
 static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
@@ -305,8 +316,7 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
     __shared__ u32 s_warp[CUDADIFF_VPT * NB_WARPS];
     __shared__ u32 s_total;
     __shared__ u32 s_prefix;
-    __shared__ u32 s_vpos[CUDADIFF_TILE_VECS];
-    __shared__ u32 s_ent[CUDADIFF_TILE];
+    __shared__ unsigned char s_val[CUDADIFF_TILE];
 
     u64 *status   = (u64 *)p.tile_status;
     const u32 t    = cd_tid_x();
@@ -316,6 +326,7 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
 
     u32 c[CUDADIFF_VPT][4], r[CUDADIFF_VPT][4];
     u32 mask[CUDADIFF_VPT], incl[CUDADIFF_VPT];
+    u32 bq[CUDADIFF_VPT], bstart[CUDADIFF_VPT];
     unsigned char *dst[CUDADIFF_VPT], *rcv[CUDADIFF_VPT];
     int left[CUDADIFF_VPT];
     u32 total, tile;
@@ -328,6 +339,8 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
     for (j = 0; j < CUDADIFF_VPT; j++) {
         u32 vec = tile * CUDADIFF_TILE_VECS + j * CUDADIFF_BLOCK + t;
         left[j] = 0;
+        bq[j]   = 0;
+        bstart[j] = 0;
         dst[j]  = 0;
         rcv[j]  = 0;
 #pragma unroll
@@ -348,7 +361,8 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
             dst[j]  = (unsigned char *)P.dst + (long long)y * P.dst_pitch + x;
             rcv[j]  = (unsigned char *)P.recv + (long long)y * P.recv_pitch + x;
             left[j] = P.width - (int)x;
-            s_vpos[j * CUDADIFF_BLOCK + t] = P.pos_start + y * (u32)P.width + x;
+            bq[j]     = y * (u32)P.width + x;    /* byte of the plane */
+            bstart[j] = P.bitmap_start;
             if (ALIGNED) {
                 load16_nc(src, c[j]);
                 if (MODE == CUDADIFF_MODE_RECON)
@@ -391,6 +405,14 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
                 }
             }
         }
+        if (mask[j]) {
+            u32 w, lo, hi;
+            cudadiff_bitmap_bits(bstart[j], bq[j], mask[j], &w, &lo, &hi);
+            if (lo)
+                red_or((u32 *)p.bitmap + w, lo);
+            if (hi)
+                red_or((u32 *)p.bitmap + w + 1, hi);
+        }
         incl[j] = warp_incl_sum(cd_popc(mask[j]), lane);
         if (lane == WARP - 1)
             s_warp[j * NB_WARPS + warp] = incl[j];
@@ -415,20 +437,15 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
     cd_block_sync();
     total = s_total;
 
-    /* Stage the entries, in position order. */
+    /* Stage the new values, in position order. */
 #pragma unroll
     for (j = 0; j < CUDADIFF_VPT; j++) {
         if (mask[j]) {
-            u32 k   = s_warp[j * NB_WARPS + warp] + incl[j] - cd_popc(mask[j]);
-            u32 idx = (j * CUDADIFF_BLOCK + t) * CUDADIFF_VEC;
+            u32 k = s_warp[j * NB_WARPS + warp] + incl[j] - cd_popc(mask[j]);
 #pragma unroll
-            for (i = 0; i < CUDADIFF_VEC; i++) {
-                if (mask[j] & (1u << i)) {
-                    int cb = (c[j][i >> 2] >> (8 * (i & 3))) & 0xff;
-                    int rb = (r[j][i >> 2] >> (8 * (i & 3))) & 0xff;
-                    s_ent[k++] = (idx + i) << 16 | ((u32)(cb - rb) & 0xffff);
-                }
-            }
+            for (i = 0; i < CUDADIFF_VEC; i++)
+                if (mask[j] & (1u << i))
+                    s_val[k++] = (c[j][i >> 2] >> (8 * (i & 3))) & 0xff;
         }
     }
 
@@ -450,14 +467,10 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
     cd_block_sync();
 
     {
-        u32 prefix = s_prefix, k;
-        u32 *lp    = (u32 *)p.list_pos + prefix;
-        short *ld  = (short *)p.list_delta + prefix;
-        for (k = t; k < total; k += CUDADIFF_BLOCK) {
-            u32 e = s_ent[k];
-            store_g32(lp + k, s_vpos[e >> 20] + (e >> 16 & (CUDADIFF_VEC - 1)));
-            store_g16(ld + k, (short)(e & 0xffff));
-        }
+        u32 k;
+        unsigned char *lv = (unsigned char *)p.values + s_prefix;
+        for (k = t; k < total; k += CUDADIFF_BLOCK)
+            store_g8(lv + k, s_val[k]);
     }
 }
 

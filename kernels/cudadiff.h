@@ -18,9 +18,11 @@
 
 /**
  * @file
- * Kernel parameters shared by the cudadiff filter (host, C) and its kernel
- * (device, CUDA C++). Plain C types only, so that both sides lay the
- * structures out identically.
+ * Shared by the cudadiff filter (host, C), its kernel (device, CUDA C++)
+ * and the software twins (framediff, the framediff codec): the kernel
+ * parameters, in plain C types only so that both sides lay the structures
+ * out identically, and the placement of the sent bits in the difference
+ * list's bitmap (libavutil/framediff.h, version 2), written once for both.
  */
 
 #ifndef AVFILTER_CUDA_KERNELS_CUDADIFF_H
@@ -59,6 +61,8 @@ typedef struct CudaDiffPlane {
     int vecs_per_line;          ///< ceil(width / CUDADIFF_VEC)
     unsigned int vec_start;     ///< first vector of this plane
     unsigned int pos_start;     ///< offset of this plane in the packed picture
+    unsigned int bitmap_start;  ///< offset of this plane's bitmap in the list's
+                                ///< bitmap (CUDADIFF_BITMAP_BYTES of the planes before)
 } CudaDiffPlane;
 
 typedef struct CudaDiffParams {
@@ -66,12 +70,64 @@ typedef struct CudaDiffParams {
     int nb_planes;
     unsigned int nb_vecs;       ///< vectors in all planes
     unsigned int nb_tiles;      ///< blocks launched
-    int threshold;              ///< a byte is sent if |C - R| > threshold
+    int threshold;              ///< a byte is sent if |C - R| > threshold; -1 on
+                                ///< refresh frames: every byte
     unsigned int epoch;         ///< 1..2^30-1, changes every launch
     unsigned long long tile_status; ///< uint64 per tile: epoch<<34 | flag<<32 | value
-    unsigned long long count;       ///< uint32: entries in the list
-    unsigned long long list_pos;    ///< uint32 per entry
-    unsigned long long list_delta;  ///< int16 per entry
+    unsigned long long count;       ///< uint32: bytes sent
+    unsigned long long bitmap;      ///< uint32 words, zero before the launch: the
+                                    ///< bitmaps of all planes, as in the list
+    unsigned long long values;      ///< one byte per byte sent: its new value
 } CudaDiffParams;
+
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define CUDADIFF_FN static __device__ __inline__
+#else
+#define CUDADIFF_FN static inline
+#endif
+
+/** Bytes of the bitmap of a plane of n bytes: one bit per byte. */
+#define CUDADIFF_BITMAP_BYTES(n) (((n) + 7) >> 3)
+
+/**
+ * Where the bits of a run of sent bytes go in the list's bitmap: mask has
+ * bit i set if byte q + i of a plane is sent (i < 25), the plane's bitmap
+ * starting at byte bitmap_start. The bits land in the little-endian 32-bit
+ * words *word and *word + 1 of the bitmap, to be ORed in as *lo and *hi.
+ * Only words holding a set bit need to be touched, and those lie inside
+ * the bitmap.
+ */
+CUDADIFF_FN void cudadiff_bitmap_bits(unsigned int bitmap_start, unsigned int q,
+                                      unsigned int mask, unsigned int *word,
+                                      unsigned int *lo, unsigned int *hi)
+{
+    unsigned long long bit = 8ull * bitmap_start + q;
+    unsigned long long v   = (unsigned long long)mask << (bit & 31);
+
+    *word = (unsigned int)(bit >> 5);
+    *lo   = (unsigned int)v;
+    *hi   = (unsigned int)(v >> 32);
+}
+
+#if !(defined(__CUDACC__) || defined(__CUDA__))
+/*
+ * The software twin of the kernel's atomic OR: the bits of a run into a
+ * bitmap in memory, byte by byte (so on any host), touching only bytes
+ * that get a set bit.
+ */
+static inline void cudadiff_bitmap_or(unsigned char *bitmap, unsigned int bitmap_start,
+                                      unsigned int q, unsigned int mask)
+{
+    unsigned int word, lo, hi, k;
+
+    cudadiff_bitmap_bits(bitmap_start, q, mask, &word, &lo, &hi);
+    for (k = 0; k < 4; k++) {
+        if (lo >> (8 * k) & 0xff)
+            bitmap[4 * word + k]     |= lo >> (8 * k) & 0xff;
+        if (hi >> (8 * k) & 0xff)
+            bitmap[4 * word + 4 + k] |= hi >> (8 * k) & 0xff;
+    }
+}
+#endif
 
 #endif /* AVFILTER_CUDA_KERNELS_CUDADIFF_H */

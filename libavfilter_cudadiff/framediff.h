@@ -32,21 +32,14 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixfmt.h"
 
+#include "libavcodec/framediff/framediff_list.h"
+
 enum FrameDiffMode {
     FRAMEDIFF_MODE_RECON,
     FRAMEDIFF_MODE_DIFF,
     FRAMEDIFF_MODE_MASK,
     FRAMEDIFF_MODE_NB,
 };
-
-/** The picture as the sent list indexes it: planes of bytes, packed. */
-typedef struct FrameDiffGeometry {
-    int      nb_planes;
-    int      width[4];      ///< bytes per line
-    int      height[4];     ///< lines
-    uint32_t offset[5];     ///< start of each plane; offset[nb_planes] = size
-    uint32_t size;          ///< bytes in the packed picture
-} FrameDiffGeometry;
 
 /**
  * @return 1 if every byte of every plane of fmt is a whole 8-bit sample (or
@@ -62,18 +55,18 @@ int ff_framediff_geometry(FrameDiffGeometry *g, enum AVPixelFormat fmt,
                           int w, int h, void *log_ctx);
 
 /**
- * Attach an AV_FRAME_DATA_DIFF_LIST side data of nb_sent entries to frame,
- * replacing any earlier one, and write its header. The caller fills the
- * entries at *pos (nb_sent little-endian uint32) and *delta (nb_sent
- * little-endian int16).
+ * Attach an AV_FRAME_DATA_DIFF_LIST side data (version 2) of nb_sent bytes
+ * sent to frame, replacing any earlier one, write its header and clear its
+ * bitmap. The caller sets the bits at *bitmap (g->bitmap_start[nb_planes]
+ * bytes) and writes the nb_sent values at *values.
  */
 int ff_framediff_new_side_data(AVFrame *frame, const FrameDiffGeometry *g,
                                int threshold, int refresh, uint32_t index,
-                               uint32_t nb_sent, uint8_t **pos, uint8_t **delta);
+                               uint32_t nb_sent, uint8_t **bitmap, uint8_t **values);
 
 /**
  * Set the lavfi.cudadiff.* metadata of frame from its side data (counted
- * per plane from the sorted positions).
+ * per plane from the bitmap).
  */
 int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g);
 
@@ -93,7 +86,7 @@ int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g);
             { .i64 = FRAMEDIFF_MODE_DIFF },  0, 0, flags, "mode" },                     \
         { "mask",  "255 where sent, 0 elsewhere", 0, AV_OPT_TYPE_CONST,                 \
             { .i64 = FRAMEDIFF_MODE_MASK },  0, 0, flags, "mode" },                     \
-    { "refresh", "every this many frames send every byte that differs (0: never)",     \
+    { "refresh", "every this many frames send every byte, a whole picture (0: never)", \
         offsetof(Ctx, refresh), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, flags },
 
 #endif /* AVFILTER_CUDADIFF_FRAMEDIFF_H */

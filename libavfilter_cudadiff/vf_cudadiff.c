@@ -77,8 +77,9 @@ typedef struct CudaDiffContext {
     AVFrame    *prev;           ///< recon mode: the last output, which is R
     CUdeviceptr d_status;       ///< one uint64 per tile
     CUdeviceptr d_count;        ///< number of entries (uint32)
-    CUdeviceptr d_list;         ///< positions, then deltas
-    size_t      delta_offset;
+    CUdeviceptr d_list;         ///< the bitmap (uint32 words), then the values
+    size_t      bitmap_alloc;   ///< bytes of the bitmap, rounded up to words
+    size_t      values_offset;
 
     uint32_t frame_index;
     uint32_t epoch;
@@ -144,6 +145,7 @@ static int alloc_device(AVFilterContext *ctx)
         pl->vecs_per_line = (s->g.width[i] + CUDADIFF_VEC - 1) / CUDADIFF_VEC;
         pl->vec_start     = nb_vecs;
         pl->pos_start     = s->g.offset[i];
+        pl->bitmap_start  = s->g.bitmap_start[i];
         nb_vecs          += (uint64_t)pl->vecs_per_line * pl->height;
     }
     pr->nb_planes = s->g.nb_planes;
@@ -151,8 +153,9 @@ static int alloc_device(AVFilterContext *ctx)
     pr->nb_tiles  = (nb_vecs + CUDADIFF_TILE_VECS - 1) / CUDADIFF_TILE_VECS;
 
     status_size     = (size_t)pr->nb_tiles * sizeof(uint64_t);
-    s->delta_offset = FFALIGN((size_t)s->g.size * sizeof(uint32_t), 256);
-    list_size       = s->delta_offset + (size_t)s->g.size * sizeof(int16_t);
+    s->bitmap_alloc  = FFALIGN((size_t)s->g.bitmap_start[s->g.nb_planes], 4);
+    s->values_offset = FFALIGN(s->bitmap_alloc, 256);
+    list_size        = s->values_offset + s->g.size;
 
     ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (ret < 0)
@@ -194,8 +197,8 @@ static int alloc_device(AVFilterContext *ctx)
     }
     pr->tile_status = s->d_status;
     pr->count       = s->d_count;
-    pr->list_pos    = s->d_list;
-    pr->list_delta  = s->d_list + s->delta_offset;
+    pr->bitmap      = s->d_list;
+    pr->values      = s->d_list + s->values_offset;
 
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s: %d planes, %"PRIu32" bytes, "
            "%u tiles of %d bytes\n", s->w, s->h, av_get_pix_fmt_name(s->sw_format),
@@ -282,7 +285,7 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
     CUstream stream    = s->hwctx->stream;
     CudaDiffParams *pr = &s->params;
     void *args[]       = { pr };
-    uint8_t *pos, *delta;
+    uint8_t *bitmap, *values;
     uint32_t count = 0;
     CUcontext dummy;
     int i, ret;
@@ -302,7 +305,7 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
         pr->plane[i].recv       = s->prev ? (CUdeviceptr)s->prev->data[i] : s->recv[i];
         pr->plane[i].recv_pitch = s->prev ? s->prev->linesize[i] : s->recv_pitch[i];
     }
-    pr->threshold = refresh ? 0 : s->threshold;
+    pr->threshold = refresh ? -1 : s->threshold;  /* -1: every byte */
     s->epoch      = s->epoch % ((1u << 30) - 1) + 1;
     pr->epoch     = s->epoch;
 
@@ -310,6 +313,10 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
     if (ret < 0)
         return ret;
 
+    /* the kernel ORs the sent bits into a cleared bitmap */
+    ret = CHECK_CU(cu->cuMemsetD8Async(pr->bitmap, 0, s->bitmap_alloc, stream));
+    if (ret < 0)
+        goto fail;
     ret = CHECK_CU(cu->cuLaunchKernel(is_aligned(in, s->g.nb_planes) &&
                                       is_aligned(out, s->g.nb_planes) &&
                                       is_aligned(s->prev, s->g.nb_planes) ?
@@ -333,18 +340,17 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
     }
 
     ret = ff_framediff_new_side_data(out, &s->g, s->threshold, refresh,
-                                     s->frame_index, count, &pos, &delta);
+                                     s->frame_index, count, &bitmap, &values);
     if (ret < 0)
         goto fail;
-    if (count) {
-        /* Device memory is little-endian, as the side data. */
-        if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(pos, pr->list_pos,
-                                                  4 * (size_t)count, stream))) < 0 ||
-            (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(delta, pr->list_delta,
-                                                  2 * (size_t)count, stream))) < 0 ||
-            (ret = CHECK_CU(cu->cuStreamSynchronize(stream))) < 0)
-            goto fail;
-    }
+    /* Device memory is little-endian, as the side data. */
+    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(bitmap, pr->bitmap,
+                                              s->g.bitmap_start[s->g.nb_planes],
+                                              stream))) < 0 ||
+        (count &&
+         (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(values, pr->values, count, stream))) < 0) ||
+        (ret = CHECK_CU(cu->cuStreamSynchronize(stream))) < 0)
+        goto fail;
 
 fail:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));

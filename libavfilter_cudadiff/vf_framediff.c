@@ -36,6 +36,7 @@
 #include "libavfilter/video.h"
 
 #include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cuda_kernels/cudadiff.h"
 
 typedef struct FrameDiffContext {
     const AVClass *class;
@@ -49,8 +50,9 @@ typedef struct FrameDiffContext {
     enum AVPixelFormat format;
 
     uint8_t  *recv;         ///< the receiver's picture R, packed
-    uint32_t *pos;          ///< scratch entries, indexed like the picture
-    int16_t  *delta;
+    uint32_t *pos;          ///< scratch entries (position in the plane),
+                            ///< indexed like the picture
+    uint8_t  *value;        ///< their new values
     uint32_t *count;        ///< entries per (plane, job)
     int nb_jobs;
     uint32_t frame_index;
@@ -98,13 +100,13 @@ static int config_input(AVFilterLink *inlink)
 
     av_freep(&s->recv);
     av_freep(&s->pos);
-    av_freep(&s->delta);
+    av_freep(&s->value);
     av_freep(&s->count);
     s->recv  = av_mallocz(s->g.size);
     s->pos   = av_malloc_array(s->g.size, sizeof(*s->pos));
-    s->delta = av_malloc_array(s->g.size, sizeof(*s->delta));
+    s->value = av_malloc(s->g.size);
     s->count = av_calloc(4 * s->nb_jobs, sizeof(*s->count));
-    if (!s->recv || !s->pos || !s->delta || !s->count)
+    if (!s->recv || !s->pos || !s->value || !s->count)
         return AVERROR(ENOMEM);
     s->frame_index = 0;
     return 0;
@@ -124,7 +126,7 @@ static int diff_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
         const int y1 = s->g.height[p] * (jobnr + 1) / nb_jobs;
         const uint32_t first = s->g.offset[p] + (uint32_t)y0 * lb;
         uint32_t *pos  = s->pos   + first;
-        int16_t *delta = s->delta + first;
+        uint8_t *value = s->value + first;
         uint32_t n = 0;
         int x, y;
 
@@ -132,14 +134,14 @@ static int diff_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
             const uint8_t *src = td->in->data[p]  + (ptrdiff_t)y * td->in->linesize[p];
             uint8_t *dst       = td->out->data[p] + (ptrdiff_t)y * td->out->linesize[p];
             uint8_t *r         = s->recv + s->g.offset[p] + (size_t)y * lb;
-            const uint32_t base = s->g.offset[p] + (uint32_t)y * lb;
+            const uint32_t base = (uint32_t)y * lb;
 
             for (x = 0; x < lb; x++) {
                 const int d = src[x] - r[x];
                 if (FFABS(d) > thr) {
                     r[x]       = src[x];
                     pos[n]     = base + x;
-                    delta[n++] = d;
+                    value[n++] = src[x];
                     dst[x] = mode == FRAMEDIFF_MODE_RECON ? src[x] :
                              mode == FRAMEDIFF_MODE_DIFF  ? av_clip_uint8(128 + d) : 255;
                 } else {
@@ -161,7 +163,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     const int refresh = s->refresh && s->frame_index % s->refresh == 0;
     ThreadData td;
     AVFrame *out;
-    uint8_t *pos, *delta;
+    uint8_t *bitmap, *values;
     uint32_t total = 0, k = 0;
     int p, j, ret;
 
@@ -185,14 +187,14 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
 
     td.in  = in;
     td.out = out;
-    td.threshold = refresh ? 0 : s->threshold;
+    td.threshold = refresh ? -1 : s->threshold;   /* -1: every byte */
     ff_filter_execute(ctx, diff_slice, &td, NULL, s->nb_jobs);
 
     for (j = 0; j < 4 * s->nb_jobs; j++)
         total += s->count[j];
 
     ret = ff_framediff_new_side_data(out, &s->g, s->threshold, refresh,
-                                     s->frame_index, total, &pos, &delta);
+                                     s->frame_index, total, &bitmap, &values);
     if (ret < 0)
         goto fail;
 
@@ -203,8 +205,8 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
             const uint32_t n = s->count[p * s->nb_jobs + j];
             uint32_t i;
             for (i = 0; i < n; i++, k++) {
-                AV_WL32(pos   + 4 * k, s->pos[first + i]);
-                AV_WL16(delta + 2 * k, (uint16_t)s->delta[first + i]);
+                cudadiff_bitmap_or(bitmap, s->g.bitmap_start[p], s->pos[first + i], 1);
+                values[k] = s->value[first + i];
             }
         }
     }
@@ -229,7 +231,7 @@ static av_cold void uninit(AVFilterContext *ctx)
 
     av_freep(&s->recv);
     av_freep(&s->pos);
-    av_freep(&s->delta);
+    av_freep(&s->value);
     av_freep(&s->count);
 }
 

@@ -115,60 +115,6 @@ static int config_input(AVFilterLink *inlink)
     return 0;
 }
 
-/* Check the list against the picture geometry and R before touching R. */
-static int check_list(AVFilterContext *ctx, const AVFrameSideData *sd)
-{
-    FrameDiffApplyContext *s = ctx->priv;
-    const uint8_t *h = sd->data;
-    uint32_t n, k, prev = 0;
-    int i;
-
-    if (sd->size < AV_FRAME_DIFF_HEADER_SIZE ||
-        h[AV_FRAME_DIFF_OFF_VERSION] != AV_FRAME_DIFF_VERSION) {
-        av_log(ctx, AV_LOG_ERROR, "Difference list of unknown version or size\n");
-        return AVERROR_INVALIDDATA;
-    }
-    n = AV_RL32(h + AV_FRAME_DIFF_OFF_NB_SENT);
-    if (sd->size != AV_FRAME_DIFF_SIZE(n)) {
-        av_log(ctx, AV_LOG_ERROR, "Difference list of %"PRIu32" entries has "
-               "%zu bytes\n", n, sd->size);
-        return AVERROR_INVALIDDATA;
-    }
-    if (h[AV_FRAME_DIFF_OFF_NB_PLANES] != s->g.nb_planes ||
-        AV_RL32(h + AV_FRAME_DIFF_OFF_FRAME_SIZE) != s->g.size)
-        goto mismatch;
-    for (i = 0; i < s->g.nb_planes; i++)
-        if (AV_RL32(h + AV_FRAME_DIFF_OFF_WIDTH(i))  != s->g.width[i] ||
-            AV_RL32(h + AV_FRAME_DIFF_OFF_HEIGHT(i)) != s->g.height[i])
-            goto mismatch;
-
-    for (k = 0; k < n; k++) {
-        uint32_t pos = AV_RL32(h + AV_FRAME_DIFF_OFF_POS + 4 * k);
-        int d = (int16_t)AV_RL16(h + AV_FRAME_DIFF_OFF_DELTA(n) + 2 * k);
-        int v;
-        if (pos >= s->g.size || (k && pos <= prev)) {
-            av_log(ctx, AV_LOG_ERROR, "Entry %"PRIu32": position %"PRIu32" "
-                   "out of order or out of the picture\n", k, pos);
-            return AVERROR_INVALIDDATA;
-        }
-        v = s->recv[pos] + d;
-        if (v < 0 || v > 255) {
-            av_log(ctx, AV_LOG_ERROR, "Entry %"PRIu32": byte %"PRIu32" would "
-                   "become %d; the list does not follow this receiver's "
-                   "picture (a lost frame?)\n", k, pos, v);
-            return AVERROR_INVALIDDATA;
-        }
-        prev = pos;
-    }
-    return 0;
-
-mismatch:
-    av_log(ctx, AV_LOG_ERROR, "Difference list describes another picture "
-           "geometry than the %d-plane, %"PRIu32"-byte input\n",
-           s->g.nb_planes, s->g.size);
-    return AVERROR_INVALIDDATA;
-}
-
 static void dump_list(FrameDiffApplyContext *s, const AVFrameSideData *sd)
 {
     const uint8_t *h = sd->data;
@@ -193,11 +139,18 @@ static void dump_list(FrameDiffApplyContext *s, const AVFrameSideData *sd)
     for (i = 0; i < 16; i++)
         fprintf(s->dump, "%02x", md5[i]);
     fprintf(s->dump, "\n");
-    if (s->dump_entries)
-        for (k = 0; k < n; k++)
-            fprintf(s->dump, "  %"PRIu32" %d\n",
-                    AV_RL32(h + AV_FRAME_DIFF_OFF_POS + 4 * k),
-                    (int16_t)AV_RL16(h + AV_FRAME_DIFF_OFF_DELTA(n) + 2 * k));
+    if (s->dump_entries) {
+        /* position in the packed picture and new value of each sent byte */
+        const uint8_t *bm  = h + AV_FRAME_DIFF_OFF_BITMAP;
+        const uint8_t *val = bm + s->g.bitmap_start[s->g.nb_planes];
+        for (i = 0, k = 0; i < s->g.nb_planes; i++) {
+            const uint32_t plane = s->g.offset[i + 1] - s->g.offset[i];
+            uint32_t q;
+            for (q = 0; q < plane; q++)
+                if (bm[s->g.bitmap_start[i] + (q >> 3)] >> (q & 7) & 1)
+                    fprintf(s->dump, "  %"PRIu32" %d\n", s->g.offset[i] + q, val[k++]);
+        }
+    }
     fflush(s->dump);
 }
 
@@ -208,7 +161,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     FrameDiffApplyContext *s = ctx->priv;
     const AVFrameSideData *sd = av_frame_get_side_data(in, AV_FRAME_DATA_DIFF_LIST);
     AVFrame *out;
-    uint32_t n, k, index;
+    uint32_t index;
     int p, y, ret;
 
     if (!sd) {
@@ -217,7 +170,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
         av_frame_free(&in);
         return AVERROR(EINVAL);
     }
-    ret = check_list(ctx, sd);
+    ret = ff_framediff_list_check(sd->data, sd->size, &s->g, NULL, ctx);
     if (ret < 0) {
         av_frame_free(&in);
         return ret;
@@ -228,16 +181,11 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     index = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_FRAME_INDEX);
     if (index != (uint32_t)s->next_index)
         av_log(ctx, AV_LOG_WARNING, "Expected list %"PRIu32", got %"PRIu32": "
-               "lists were lost, the picture may drift until a refresh\n",
+               "lists were lost, bytes not sent since stay stale until a refresh\n",
                (uint32_t)s->next_index, index);
     s->next_index = (int64_t)index + 1;
 
-    n = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_NB_SENT);
-    for (k = 0; k < n; k++) {
-        uint32_t pos = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_POS + 4 * k);
-        int d = (int16_t)AV_RL16(sd->data + AV_FRAME_DIFF_OFF_DELTA(n) + 2 * k);
-        s->recv[pos] += d;
-    }
+    ff_framediff_list_apply(s->recv, sd->data, &s->g);
     s->nb_frames++;
 
     if (s->passthrough)

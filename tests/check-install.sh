@@ -35,7 +35,7 @@ else
 fi
 
 # the installed framediff.h is usable on its own
-printf '#include <libavutil/framediff.h>\nint main(void) { return AV_FRAME_DIFF_SIZE(0) != AV_FRAME_DIFF_HEADER_SIZE; }\n' > "$TMP/h.c"
+printf '#include <libavutil/framediff.h>\nint main(void) { return AV_FRAME_DIFF_VERSION != 2 || AV_FRAME_DIFF_SIZE(AV_FRAME_DIFF_BITMAP_SIZE(9), 1) != AV_FRAME_DIFF_HEADER_SIZE + 3; }\n' > "$TMP/h.c"
 if ${CC:-cc} $(pkg-config --cflags libavutil) -o "$TMP/h" "$TMP/h.c" && "$TMP/h"; then
     ok "libavutil/framediff.h installed"
 else

@@ -23,7 +23,27 @@ fate-framediff-receiver-packed: CMD = $(CUDADIFF_SH) receiver $$(target_path ffm
 fate-framediff-sizechange: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "scale=w=64+8*trunc(n/2):h=48:eval=frame,format=yuv420p,framediff"
 fate-framediffapply-nolist: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,framediffapply"
 
-FATE_CUDADIFF_CPU = fate-framediff-recon fate-framediff-diff fate-framediff-mask \
+# The framediff codec (tests/framediff-codec.sh): camera-like content
+# (texture, motion, temporal noise) with a text overlay.
+FRAMEDIFF_CODEC_SH = sh $(C63_TESTS)/framediff-codec.sh
+FRAMEDIFF_CAM  = testsrc2=s=$(1):r=25:d=$(2),noise=alls=6:allf=t
+FRAMEDIFF_TEXT = drawtext=fontfile=@FONT@:text=%{n}:fontsize=18:fontcolor=white:box=1:boxcolor=black@0.5:x=4+n:y=6
+
+fate-framediff-codec-nut:  CMD = $(FRAMEDIFF_CODEC_SH) codec $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,160x120,2)" "format=yuv420p,$(FRAMEDIFF_TEXT)" 20 10 nut
+fate-framediff-codec-mkv:  CMD = $(FRAMEDIFF_CODEC_SH) codec $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,96x64,1)" "format=yuv444p,$(FRAMEDIFF_TEXT)" 10 7 matroska
+fate-framediff-codec-avi:  CMD = $(FRAMEDIFF_CODEC_SH) codec $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,96x64,1)" "format=rgb24,$(FRAMEDIFF_TEXT)" 40 0 avi
+fate-framediff-codec-list: CMD = $(FRAMEDIFF_CODEC_SH) codec $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,96x64,1)" "format=yuyv422" 15 6 nut list
+fate-framediff-tcp:        CMD = $(FRAMEDIFF_CODEC_SH) socket $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,320x240,12)" "format=yuv420p,$(FRAMEDIFF_TEXT)" 20 50 tcp
+fate-framediff-udp-drop:   CMD = $(FRAMEDIFF_CODEC_SH) socket $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,320x240,12)" "format=yuv420p,$(FRAMEDIFF_TEXT)" 20 50 udp "60 64"
+
+# hostile packets and the twin code (tests/checkframediff.c)
+fate-framediff-hostile:    CMD = run checkframediff
+
+FATE_FRAMEDIFF_CODEC = fate-framediff-hostile fate-framediff-codec-nut fate-framediff-codec-mkv fate-framediff-codec-avi \
+                       fate-framediff-codec-list fate-framediff-tcp fate-framediff-udp-drop
+$(FATE_FRAMEDIFF_CODEC): $(C63_TESTS)/framediff-codec.sh
+
+FATE_CUDADIFF_CPU = $(FATE_FRAMEDIFF_CODEC) fate-framediff-recon fate-framediff-diff fate-framediff-mask \
                     fate-framediff-thr0 fate-framediff-thr255 fate-framediff-refresh \
                     fate-framediff-threads fate-framediff-layout \
                     fate-framediff-receiver fate-framediff-receiver-packed \
@@ -53,11 +73,12 @@ fate-cudadiff-mask:    CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADI
 fate-cudadiff-thr0:    CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" yuyv422 "threshold=0"
 fate-cudadiff-thr255:  CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" nv12 "threshold=255:mode=mask"
 fate-cudadiff-refresh: CMD = $(CUDADIFF_SH) gpu $$(target_path ffmpeg) "$(CUDADIFF_SRC)" yuv444p "threshold=40:refresh=4:mode=diff"
+fate-cudadiff-codec:   CMD = $(FRAMEDIFF_CODEC_SH) cuda $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,320x240,2)" "" nv12 20 10
 fate-cudadiff-badformat: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=p010le,hwupload_cuda,cudadiff"
 
 FATE_CUDADIFF_GPU += fate-cudadiff-1080p fate-cudadiff-diff fate-cudadiff-mask \
                      fate-cudadiff-thr0 fate-cudadiff-thr255 fate-cudadiff-refresh \
-                     fate-cudadiff-badformat
+                     fate-cudadiff-badformat fate-cudadiff-codec
 
-$(FATE_CUDADIFF_GPU): $(C63_TESTS)/cudadiff.sh
+$(FATE_CUDADIFF_GPU): $(C63_TESTS)/cudadiff.sh $(C63_TESTS)/framediff-codec.sh
 FATE_C63_GPU += $(FATE_CUDADIFF_GPU)

@@ -84,17 +84,23 @@ static uint32_t lcg(uint32_t *s)
     return *s >> 8;
 }
 
-/* CPU reference over a packed picture; returns the number of entries. */
-static uint32_t ref_diff(const uint8_t *c, uint8_t *r, uint32_t size, int thr,
-                         uint32_t *pos, int16_t *delta)
+/* CPU reference over a packed picture of nb_planes planes (plane i at
+ * off[i], its bitmap at boff[i]): the bitmap (cleared here) and the values,
+ * with the kernel's placement of the bits; returns the number sent. */
+static uint32_t ref_diff(const uint8_t *c, uint8_t *r, int nb_planes,
+                         const uint32_t *off, const uint32_t *boff, int thr,
+                         uint8_t *bitmap, uint8_t *values)
 {
-    uint32_t i, n = 0;
-    for (i = 0; i < size; i++) {
-        int d = c[i] - r[i];
-        if (abs(d) > thr) {
-            r[i] = c[i];
-            pos[n] = i;
-            delta[n++] = d;
+    uint32_t n = 0;
+    memset(bitmap, 0, boff[nb_planes]);
+    for (int p = 0; p < nb_planes; p++) {
+        for (uint32_t i = off[p]; i < off[p + 1]; i++) {
+            int d = c[i] - r[i];
+            if (abs(d) > thr) {
+                r[i] = c[i];
+                cudadiff_bitmap_or(bitmap, boff[p], i - off[p], 1);
+                values[n++] = c[i];
+            }
         }
     }
     return n;
@@ -173,11 +179,12 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     CudaDiffParams p;
     int width[4], height[4], pitch[4];
     size_t plane_off[4], pitched = 0;
-    uint32_t size = 0, nb_vecs = 0, off[4];
+    uint32_t size = 0, nb_vecs = 0, off[5], boff[5] = { 0 };
+    size_t bitmap_alloc;
     CUdeviceptr src[NB_SRC], dst[2], recv, status, dcount, list;
     uint8_t *host[NB_SRC], *pk, *ref_r;
-    uint32_t *ref_pos, *gpu_pos, count;
-    int16_t *ref_delta, *gpu_delta;
+    uint8_t *ref_bm, *gpu_bm, *ref_val, *gpu_val;
+    uint32_t count;
     std::vector<uint32_t> counts(total);
     std::vector<CUevent> ev(nb_frames + 1);
     double sum_ms = 0, min_ms = 1e9, frame_bytes = 0, all_bytes = 0;
@@ -199,7 +206,10 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
         pitched  += (size_t)pitch[i] * height[i];
         off[i]    = size;
         size     += (uint32_t)width[i] * height[i];
+        boff[i + 1] = boff[i] + CUDADIFF_BITMAP_BYTES((uint32_t)width[i] * height[i]);
     }
+    off[f->nb_planes] = size;
+    bitmap_alloc = ALIGN((size_t)boff[f->nb_planes], 4);
 
     /* Pictures: a ramp that moves by one pixel a frame, plus noise of +-noise. */
     for (k = 0; k < NB_SRC; k++) {
@@ -227,6 +237,7 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
         pl->vecs_per_line = (width[i] + CUDADIFF_VEC - 1) / CUDADIFF_VEC;
         pl->vec_start = nb_vecs;
         pl->pos_start = off[i];
+        pl->bitmap_start = boff[i];
         nb_vecs += pl->vecs_per_line * height[i];
     }
     p.nb_planes = f->nb_planes;
@@ -236,18 +247,18 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     CK(cu->cuMemAlloc(&status, (size_t)p.nb_tiles * 8));
     CK(cu->cuMemsetD8Async(status, 0, (size_t)p.nb_tiles * 8, st));
     CK(cu->cuMemAlloc(&dcount, 4));
-    CK(cu->cuMemAlloc(&list, (size_t)size * 6 + 256));
+    CK(cu->cuMemAlloc(&list, ALIGN(bitmap_alloc, 256) + size));
     p.tile_status = status;
     p.count       = dcount;
-    p.list_pos    = list;
-    p.list_delta  = list + ALIGN((size_t)size * 4, 256);
+    p.bitmap      = list;
+    p.values      = list + ALIGN(bitmap_alloc, 256);
 
-    pk        = (std::remove_reference<decltype(pk)>::type)malloc(size);
-    ref_r     = (std::remove_reference<decltype(ref_r)>::type)calloc(size, 1);
-    ref_pos   = (std::remove_reference<decltype(ref_pos)>::type)malloc(size * 4);
-    ref_delta = (std::remove_reference<decltype(ref_delta)>::type)malloc(size * 2);
-    gpu_pos   = (std::remove_reference<decltype(gpu_pos)>::type)malloc(size * 4);
-    gpu_delta = (std::remove_reference<decltype(gpu_delta)>::type)malloc(size * 2);
+    pk      = (uint8_t *)malloc(size);
+    ref_r   = (uint8_t *)calloc(size, 1);
+    ref_bm  = (uint8_t *)malloc(bitmap_alloc);
+    gpu_bm  = (uint8_t *)malloc(bitmap_alloc);
+    ref_val = (uint8_t *)malloc(size);
+    gpu_val = (uint8_t *)malloc(size);
 
     /* Frame fr of a sequence: source fr % NB_SRC, output into dst[fr & 1],
      * R the previous output (all zero before the first frame), as the
@@ -260,6 +271,8 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
             p.plane[i].recv = (fr ? dst[(fr - 1) & 1] : recv) + plane_off[i];
         }
         p.epoch = epoch;
+        /* as the filter: the bitmap is cleared, then ORed into */
+        CK(cu->cuMemsetD8Async(p.bitmap, 0, bitmap_alloc, st));
         CK(cu->cuLaunchKernel(fn, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1, 0, st, args, NULL));
     };
 
@@ -275,16 +288,17 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
                 for (int y = 0; y < height[i]; y++)
                     memcpy(pk + off[i] + (size_t)y * width[i],
                            host[fr % NB_SRC] + plane_off[i] + (size_t)y * pitch[i], width[i]);
-            n = ref_diff(pk, ref_r, size, p.threshold, ref_pos, ref_delta);
+            n = ref_diff(pk, ref_r, f->nb_planes, off, boff, p.threshold, ref_bm, ref_val);
             if (n != count) {
                 printf("MISMATCH %s %dx%d %s kernel frame %d: %u vs %u entries\n",
                        f->name, w, h, kern ? "unaligned" : "aligned", fr, count, n);
                 exit(1);
             }
-            CK(cu->cuMemcpyDtoH(gpu_pos, p.list_pos, (size_t)count * 4));
-            CK(cu->cuMemcpyDtoH(gpu_delta, p.list_delta, (size_t)count * 2));
-            if (memcmp(ref_pos, gpu_pos, (size_t)n * 4) ||
-                memcmp(ref_delta, gpu_delta, (size_t)n * 2)) {
+            CK(cu->cuMemcpyDtoH(gpu_bm, p.bitmap, boff[f->nb_planes]));
+            if (count)
+                CK(cu->cuMemcpyDtoH(gpu_val, p.values, count));
+            if (memcmp(ref_bm, gpu_bm, boff[f->nb_planes]) ||
+                memcmp(ref_val, gpu_val, n)) {
                 printf("MISMATCH %s %dx%d %s kernel frame %d: lists differ\n",
                        f->name, w, h, kern ? "unaligned" : "aligned", fr);
                 exit(1);
@@ -293,15 +307,15 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     }
 
     /* The sent counts of the sequence, frame by frame. Bytes that must move:
-     * C and R read, the output (which is the new R) and the list (6 B an
-     * entry) written. */
+     * C and R read, the output (which is the new R) and the list (the
+     * bitmap, cleared and then written, and a byte per byte sent) written. */
     for (fr = 0; fr < total; fr++) {
         launch(fa, fr, 1000 + fr);
         CK(cu->cuMemcpyDtoHAsync(&counts[fr], dcount, 4, st));
         CK(cu->cuStreamSynchronize(st));
-        all_bytes += 3.0 * size + 6.0 * counts[fr];
+        all_bytes += 3.0 * size + 2.0 * boff[f->nb_planes] + counts[fr];
         if (fr >= WARM) {   /* the first frame sends nearly everything */
-            frame_bytes += 3.0 * size + 6.0 * counts[fr];
+            frame_bytes += 3.0 * size + 2.0 * boff[f->nb_planes] + counts[fr];
             total_sent  += counts[fr];
         }
     }
@@ -365,7 +379,7 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
     CK(cu->cuMemFree(status));
     CK(cu->cuMemFree(dcount));
     CK(cu->cuMemFree(list));
-    free(pk); free(ref_r); free(ref_pos); free(ref_delta); free(gpu_pos); free(gpu_delta);
+    free(pk); free(ref_r); free(ref_bm); free(gpu_bm); free(ref_val); free(gpu_val);
 }
 
 /* GB/s of a copy of bytes, counting bytes read plus bytes written. */
@@ -451,7 +465,7 @@ int main(int argc, char **argv)
     printf("device: %s\n", name);
     printf("cuMemcpyDtoD, 256 MiB: %.1f GB/s (bytes read + written)\n", copy_gbs);
     printf("threshold 20, noise +-%d, mode recon, %d timed frames; GB/s counts C and R "
-           "read, the output (the new R) and the list (6 B/entry) written; %% of the "
+           "read, the output (the new R) and the list (bitmap and a byte per byte sent) written; %% of the "
            "256 MiB copy\n", noise, nb_frames);
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
         for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++)

@@ -59,9 +59,9 @@ fi
 # --fuzz unpacks them)
 if [ -x "$BUILD/fuzz/target_dec_c63_fuzzer" ]; then
     mkdir -p "$G/fuzz"
-    for t in target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer; do
-        [ -x "$BUILD/fuzz/$t" ] || continue
-        strip --strip-debug -o "$G/fuzz/$t" "$BUILD/fuzz/$t" && xz -6 "$G/fuzz/$t"
+    for f in "$BUILD"/fuzz/target_*_fuzzer; do
+        t=$(basename "$f")
+        strip --strip-debug -o "$G/fuzz/$t" "$f" && xz -6 "$G/fuzz/$t"
     done
 fi
 # the cudadiff kernel benchmark, built here

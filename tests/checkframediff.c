@@ -1,0 +1,368 @@
+/*
+ * checkframediff: the framediff decoder against hostile packets, and the
+ * lists' software code (the CUDA kernel's C twin) against a plain model
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * Usage: checkframediff [CORPUS_DIR]
+ *
+ * 1. For several formats and odd sizes, random pictures are differenced by
+ *    ff_framediff_list_make() (the bitmap placed by cudadiff_bitmap_or(),
+ *    the C twin of the kernel's) and the list compared with one made by a
+ *    plain model of libavutil/framediff.h (bit q & 7 of byte q >> 3 of the
+ *    plane's bitmap; values in order), then checked and applied.
+ * 2. The decoder gets a stream of valid packets with hostile ones among
+ *    them: garbage, truncated zlib, a version 1 list, 0 and 5 planes,
+ *    sizes that disagree with the stream, a bitmap claiming more bytes than
+ *    follow, bits past a plane's end, a list larger than any of the
+ *    stream's. Each hostile packet must fail with AVERROR_INVALIDDATA and
+ *    leave the picture as it was; then packets are lost: the picture must
+ *    stay what a receiver that missed them has, and be exact again at the
+ *    refresh.
+ *
+ * Prints each case and the decoder's messages, then "checkframediff: N
+ * passed, N failed". With CORPUS_DIR (tests/fuzz/corpus), also writes the
+ * streams as target_dec_framediff_fuzzer/checkframediff-yuv420p, inputs of
+ * FFmpeg's tools/target_dec_fuzzer.c (packets separated by its tag, then
+ * the extradata and its 1024-byte trailer), and the lists of part 1 as
+ * target_framediffapply_fuzzer/checkframediff-FORMAT-SIZE, inputs of
+ * tests/fuzz/target_framediffapply_fuzzer.c.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "libavcodec/avcodec.h"
+#include "libavutil/error.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/log.h"
+#include "libavutil/mem.h"
+#include "libavutil/pixdesc.h"
+
+#include "libavcodec/framediff/framediff.h"
+#include "libavcodec/framediff/framediff_list.h"
+
+static int pass, fail;
+static uint32_t seed = 1;
+
+static uint32_t rnd(void)
+{
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+}
+
+static void check(int ok, const char *what)
+{
+    printf("%s: %s\n", what, ok ? "ok" : "FAILED");
+    ok ? pass++ : fail++;
+}
+
+/* ---------------------------------------------------- the twin code --- */
+
+static const char *seed_dir;
+
+static void check_twin(enum AVPixelFormat fmt, int w, int h, int fuzz_index)
+{
+    FILE *seeds = NULL;
+    FrameDiffGeometry g, lg;
+    uint8_t *pic[4] = { NULL }, *recv, *model_r, *list, *model, *applied;
+    int linesize[4], p, f, ok = 1;
+    char what[128];
+    size_t max;
+
+    if (ff_framediff_list_geometry(&g, fmt, w, h) < 0) {
+        check(0, "geometry");
+        return;
+    }
+    max     = ff_framediff_list_size(&g, g.size);
+    recv    = av_mallocz(g.size);
+    model_r = av_mallocz(g.size);
+    applied = av_mallocz(g.size);
+    list    = av_malloc(max);
+    model   = av_malloc(max);
+    for (p = 0; p < g.nb_planes; p++) {
+        linesize[p] = g.width[p] + 5;
+        pic[p] = av_malloc((size_t)linesize[p] * g.height[p]);
+    }
+    if (seed_dir && fuzz_index >= 0) {
+        /* an input of tests/fuzz/target_framediffapply_fuzzer.c: picture
+         * index, options (dump_entries), then 16-bit lengths and lists */
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/target_framediffapply_fuzzer/checkframediff-%s-%dx%d",
+                 seed_dir, av_get_pix_fmt_name(fmt), w, h);
+        if ((seeds = fopen(path, "wb"))) {
+            fputc(fuzz_index, seeds);
+            fputc(2, seeds);
+        }
+    }
+    for (f = 0; f < 4 && ok; f++) {
+        const int thr = f == 2 ? -1 : 10, refresh = f == 2;
+        uint32_t n = 0, bstart = 0;
+        size_t size;
+        for (p = 0; p < g.nb_planes; p++)
+            for (int i = 0; i < linesize[p] * g.height[p]; i++)
+                pic[p][i] = f && rnd() % 3 ? pic[p][i] : rnd();
+        size = ff_framediff_list_make(list, recv, pic, linesize, &g, thr, 10,
+                                      refresh, f);
+        /* the model: straight from the layout's description */
+        memset(model + AV_FRAME_DIFF_OFF_BITMAP, 0, g.bitmap_start[g.nb_planes]);
+        for (p = 0; p < g.nb_planes; p++) {
+            uint8_t *bm = model + AV_FRAME_DIFF_OFF_BITMAP + bstart;
+            for (uint32_t q = 0; q < (uint32_t)g.width[p] * g.height[p]; q++) {
+                int c = pic[p][(q / g.width[p]) * linesize[p] + q % g.width[p]];
+                uint8_t *r = model_r + g.offset[p] + q;
+                if (abs(c - *r) > thr) {
+                    *r = c;
+                    bm[q >> 3] |= 1 << (q & 7);
+                    model[AV_FRAME_DIFF_OFF_BITMAP + g.bitmap_start[g.nb_planes] + n++] = c;
+                }
+            }
+            bstart += (g.width[p] * g.height[p] + 7) / 8;
+        }
+        ff_framediff_list_header(model, &g, 10, refresh, f, n);
+        ok = size == ff_framediff_list_size(&g, n) && !memcmp(list, model, size) &&
+             !memcmp(recv, model_r, g.size) &&
+             ff_framediff_list_check(list, size, &g, &lg, NULL) == 0;
+        if (ok) {
+            ff_framediff_list_apply(applied, list, &g);
+            ok = !memcmp(applied, recv, g.size);
+        }
+        if (seeds && size < 65536) {
+            fputc(size & 0xff, seeds);
+            fputc(size >> 8, seeds);
+            fwrite(list, 1, size, seeds);
+        }
+    }
+    if (seeds)
+        fclose(seeds);
+    snprintf(what, sizeof(what), "twin %s %dx%d", av_get_pix_fmt_name(fmt), w, h);
+    check(ok, what);
+    for (p = 0; p < g.nb_planes; p++)
+        av_free(pic[p]);
+    av_free(recv); av_free(model_r); av_free(applied); av_free(list); av_free(model);
+}
+
+/* ----------------------------------------------------- the decoder --- */
+
+#define W 13
+#define H 7
+
+static FILE *seed_file;
+static const uint64_t fuzz_tag = 0x4741542D5A5A5546ULL;
+
+static void log_cb(void *avcl, int level, const char *fmt, va_list vl)
+{
+    char line[1024];
+    if (level > AV_LOG_INFO)
+        return;
+    vsnprintf(line, sizeof(line), fmt, vl);
+    printf("    [%s] %s", level <= AV_LOG_ERROR ? "error" : level <= AV_LOG_WARNING ?
+           "warning" : "info", line);
+}
+
+/* Compress a list into a packet. */
+static AVPacket *packet(const uint8_t *list, size_t size)
+{
+    AVPacket *pkt = av_packet_alloc();
+    uLongf len = compressBound(size);
+    av_new_packet(pkt, len);
+    compress2(pkt->data, &len, list, size, 6);
+    av_shrink_packet(pkt, len);
+    return pkt;
+}
+
+/* Decode one packet; the error, or 0 with the picture in out. */
+static int decode(AVCodecContext *avctx, AVPacket *pkt, const FrameDiffGeometry *g,
+                  uint8_t *out)
+{
+    AVFrame *frame = av_frame_alloc();
+    int ret, p;
+
+    if (seed_file) {
+        fwrite(pkt->data, 1, pkt->size, seed_file);
+        fwrite(&fuzz_tag, 1, sizeof(fuzz_tag), seed_file);
+    }
+    ret = avcodec_send_packet(avctx, pkt);
+    if (ret >= 0)
+        ret = avcodec_receive_frame(avctx, frame);
+    if (ret >= 0)
+        for (p = 0; p < g->nb_planes; p++)
+            for (int y = 0; y < g->height[p]; y++)
+                memcpy(out + g->offset[p] + y * g->width[p],
+                       frame->data[p] + y * frame->linesize[p], g->width[p]);
+    av_frame_free(&frame);
+    return ret;
+}
+
+static void check_decoder(void)
+{
+    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_FRAMEDIFF);
+    AVCodecContext *avctx = avcodec_alloc_context3(codec);
+    FrameDiffGeometry g;
+    uint8_t *pic[4], *sender, *receiver, *out, *list, *bad;
+    int linesize[4], p, f, ret;
+    size_t size, max;
+    static const char extradata[] = "FDIF\001yuv420p";
+    AVPacket *pkt;
+
+    if (seed_dir) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/target_dec_framediff_fuzzer/checkframediff-yuv420p", seed_dir);
+        seed_file = fopen(path, "wb");
+    }
+    ff_framediff_list_geometry(&g, AV_PIX_FMT_YUV420P, W, H);
+    max      = ff_framediff_list_size(&g, g.size);
+    sender   = av_mallocz(g.size);
+    receiver = av_mallocz(g.size);
+    out      = av_mallocz(g.size);
+    list     = av_malloc(max);
+    bad      = av_malloc(max + 64);
+    for (p = 0; p < 3; p++) {
+        linesize[p] = g.width[p];
+        pic[p] = av_malloc(g.width[p] * g.height[p]);
+    }
+    avctx->width  = W;
+    avctx->height = H;
+    avctx->extradata = av_mallocz(sizeof(extradata) + AV_INPUT_BUFFER_PADDING_SIZE);
+    memcpy(avctx->extradata, extradata, sizeof(extradata));
+    avctx->extradata_size = sizeof(extradata);
+    ret = avcodec_open2(avctx, codec, NULL);
+    check(ret == 0, "decoder opens");
+
+    for (f = 0; f < 12; f++) {
+        const int refresh = f % 6 == 0, lost = f == 3 || f == 4;
+        char what[128];
+        for (p = 0; p < 3; p++)
+            for (int i = 0; i < g.width[p] * g.height[p]; i++)
+                pic[p][i] = rnd() % 4 ? pic[p][i] : rnd();
+        size = ff_framediff_list_make(list, sender, pic, linesize, &g,
+                                      refresh ? -1 : 20, 20, refresh, f);
+        if (lost) {
+            printf("list %d: lost\n", f);
+            continue;
+        }
+        ff_framediff_list_apply(receiver, list, &g);
+        pkt = packet(list, size);
+        ret = decode(avctx, pkt, &g, out);
+        av_packet_free(&pkt);
+        snprintf(what, sizeof(what), "list %d%s: %s", f, refresh ? " (refresh)" : "",
+                 f < 3 || f >= 6 ? "exact" : "what a receiver that lost lists 3 and 4 has");
+        check(ret == 0 && !memcmp(out, receiver, g.size) &&
+              (f < 3 || f >= 6 || memcmp(out, sender, g.size)) &&
+              (f < 3 || f >= 6 ? !memcmp(out, sender, g.size) : 1), what);
+
+        if (f != 1)
+            continue;
+        /* hostile packets, between lists 1 and 2 */
+        {
+            const size_t bm = g.bitmap_start[g.nb_planes];
+            const uint32_t n = AV_RL32(list + AV_FRAME_DIFF_OFF_NB_SENT);
+            struct { const char *name; int zlib_cut; } cases[] = {
+                { "garbage", 0 }, { "truncated zlib", 1 }, { "version 1", 0 },
+                { "0 planes", 0 }, { "5 planes", 0 }, { "a plane wider than the stream's", 0 },
+                { "frame size disagrees", 0 }, { "bitmap claims more bytes than follow", 0 },
+                { "header claims more bytes than the bitmap", 0 },
+                { "list cut short", 0 }, { "bits past the end of a plane", 0 },
+                { "list longer than any of the stream", 0 }, { "5 planes, 5 sizes", 0 },
+            };
+            for (int c = 0; c < FF_ARRAY_ELEMS(cases); c++) {
+                size_t bsize = size;
+                memcpy(bad, list, size);
+                switch (c) {
+                case 0: for (size_t i = 0; i < 40; i++) bad[i] = rnd(); bsize = 40; break;
+                case 2: bad[AV_FRAME_DIFF_OFF_VERSION] = 1; break;
+                case 3: bad[AV_FRAME_DIFF_OFF_NB_PLANES] = 0; break;
+                case 4: bad[AV_FRAME_DIFF_OFF_NB_PLANES] = 5; break;
+                case 5: AV_WL32(bad + AV_FRAME_DIFF_OFF_WIDTH(1), g.width[1] + 1);
+                        AV_WL32(bad + AV_FRAME_DIFF_OFF_FRAME_SIZE, g.size + g.height[1]); break;
+                case 6: AV_WL32(bad + AV_FRAME_DIFF_OFF_FRAME_SIZE, g.size + 1); break;
+                case 7: {   /* one more bit set, as many values */
+                    uint8_t *b = bad + AV_FRAME_DIFF_OFF_BITMAP;
+                    for (size_t i = 0; i < bm * 8 - 8; i++)
+                        if (!(b[i >> 3] >> (i & 7) & 1)) { b[i >> 3] |= 1 << (i & 7); break; }
+                    AV_WL32(bad + AV_FRAME_DIFF_OFF_NB_SENT, n + 1);
+                    break; }
+                case 8: AV_WL32(bad + AV_FRAME_DIFF_OFF_NB_SENT, n + 1); bad[bsize++] = 0; break;
+                case 9: bsize = size - 1; break;
+                case 10: bad[AV_FRAME_DIFF_OFF_BITMAP + g.bitmap_start[1] - 1] |= 0x80;
+                         AV_WL32(bad + AV_FRAME_DIFF_OFF_NB_SENT, n + 1); bad[bsize++] = 0; break;
+                case 11: memset(bad + size, 0, 64); bsize = max + 1; break;
+                case 12: bad[AV_FRAME_DIFF_OFF_NB_PLANES] = 5;
+                         AV_WL32(bad + AV_FRAME_DIFF_OFF_WIDTH(3), 4);
+                         AV_WL32(bad + AV_FRAME_DIFF_OFF_HEIGHT(3), 4); break;
+                }
+                if (c == 0) {
+                    pkt = av_packet_alloc();
+                    av_new_packet(pkt, bsize);
+                    memcpy(pkt->data, bad, bsize);
+                } else {
+                    pkt = packet(bad, bsize);
+                    if (cases[c].zlib_cut)
+                        av_shrink_packet(pkt, pkt->size / 2);
+                }
+                printf("hostile packet: %s\n", cases[c].name);
+                memset(out, 0x55, g.size);
+                ret = decode(avctx, pkt, &g, out);
+                av_packet_free(&pkt);
+                check(ret == AVERROR_INVALIDDATA, "    refused with AVERROR_INVALIDDATA");
+            }
+        }
+    }
+    avcodec_free_context(&avctx);
+    for (p = 0; p < 3; p++)
+        av_free(pic[p]);
+    av_free(sender); av_free(receiver); av_free(out); av_free(list); av_free(bad);
+
+    if (seed_file) {
+        /* target_dec_fuzzer's trailer: width, height, ..., extradata size */
+        uint8_t trailer[1024] = { 0 };
+        AV_WL32(trailer + 0, W);
+        AV_WL32(trailer + 4, H);
+        AV_WL32(trailer + 21, sizeof(extradata));
+        fwrite(extradata, 1, sizeof(extradata), seed_file);
+        fwrite(trailer, 1, sizeof(trailer), seed_file);
+        fclose(seed_file);
+        seed_file = NULL;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    /* the pictures of tests/fuzz/target_framediffapply_fuzzer.c, in its
+     * order, then others */
+    static const struct { enum AVPixelFormat fmt; int w, h; } twins[] = {
+        { AV_PIX_FMT_GRAY8,    16,  8 }, { AV_PIX_FMT_YUV420P,  17,  9 },
+        { AV_PIX_FMT_YUV420P,   1,  1 }, { AV_PIX_FMT_NV12,     32, 18 },
+        { AV_PIX_FMT_YUYV422,   7,  3 }, { AV_PIX_FMT_RGB0,      5,  4 },
+        { AV_PIX_FMT_YUVA420P, 10,  6 }, { AV_PIX_FMT_RGB24,     3,  2 },
+        { AV_PIX_FMT_YUV420P,  33, 17 }, { AV_PIX_FMT_NV12,     31,  9 },
+        { AV_PIX_FMT_YUV444P,  64,  3 },
+    };
+
+    seed_dir = argc > 1 ? argv[1] : NULL;
+    av_log_set_callback(log_cb);
+    for (int i = 0; i < FF_ARRAY_ELEMS(twins); i++)
+        check_twin(twins[i].fmt, twins[i].w, twins[i].h, i < 8 ? i : -1);
+    check_decoder();
+    printf("checkframediff: %d passed, %d failed\n", pass, fail);
+    return fail != 0;
+}
