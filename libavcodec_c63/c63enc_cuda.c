@@ -452,6 +452,12 @@ static av_cold int init_entropy(AVCodecContext *avctx)
 
     if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_ec, size))) < 0)
         return ret;
+    /* zeroed once, so that nothing the kernels leave unwritten (the
+     * C63ECInfo padding that goes back with the packet size) is read
+     * uninitialised; done before the copies below, whatever their stream */
+    if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_ec, 0, size, s->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuStreamSynchronize(s->stream))) < 0)
+        return ret;
     c63ec_init_params(p, g->mb_w, g->mb_h, s->d_ec);
     p->coef = s->d_coef;
     p->mv   = s->d_mv;

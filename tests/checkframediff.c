@@ -101,7 +101,7 @@ static void check_twin(enum AVPixelFormat fmt, int w, int h, int fuzz_index)
     model   = av_malloc(max);
     for (p = 0; p < g.nb_planes; p++) {
         linesize[p] = g.width[p] + 5;
-        pic[p] = av_malloc((size_t)linesize[p] * g.height[p]);
+        pic[p] = av_mallocz((size_t)linesize[p] * g.height[p]);
     }
     if (seed_dir && fuzz_index >= 0) {
         /* an input of tests/fuzz/target_framediffapply_fuzzer.c: picture
@@ -238,7 +238,7 @@ static void check_decoder(void)
     bad      = av_malloc(max + 64);
     for (p = 0; p < 3; p++) {
         linesize[p] = g.width[p];
-        pic[p] = av_malloc(g.width[p] * g.height[p]);
+        pic[p] = av_mallocz(g.width[p] * g.height[p]);
     }
     avctx->width  = W;
     avctx->height = H;
