@@ -52,6 +52,19 @@ vg "framediff + framediffapply" ok   $FF -f lavfi -i testsrc2=s=64x48:r=25 -fram
     -vf "format=yuv420p,framediff=threshold=10:refresh=2:mode=diff,framediffapply" -f null -
 vg "framediff, 2 threads, rgb24" ok  $FF -f lavfi -i testsrc2=s=33x17:r=25 -frames:v 3 \
     -vf "format=rgb24,framediff=mode=mask" -f null -
+vg "encode tiny, GPU coder's twin" ok $FF -f rawvideo -s 16x16 -pix_fmt yuv420p -i "$TMP/tiny.yuv" \
+    -c:v c63 -entropy twin -f c63 "$TMP/t.c63"
+vg "framediff codec, encode"   ok    $FF -f lavfi -i testsrc2=s=64x48:r=25 -frames:v 6 \
+    -vf format=yuv420p -c:v framediff -g 3 -f nut "$TMP/x.nut"
+vg "framediff codec, decode"   ok    $FF -i "$TMP/x.nut" -f framecrc -
+vg "framediff decoder, hostile packets" ok "$BUILD/obj/checkframediff"
+FONT=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+vg "drawtext, box and border"  ok    $FF -f lavfi -i testsrc2=s=97x51:r=25 -frames:v 3 \
+    -vf "format=nv12,drawtext=fontfile=$FONT:text=%{frame_num}:fontsize=16:box=1:borderw=1" -f null -
+vg "mestimate and codecview"   ok    $FF -f lavfi -i testsrc2=s=64x48:r=25 -frames:v 4 \
+    -vf "format=yuv420p,mestimate=search_param=4,codecview=mv=pf+bf" -f null -
+{ head -c 206 "$S/tiny.c63"; printf '\040\000\040\000'; tail -c +211 "$S/tiny.c63"; } > "$TMP/huge.c63"
+vg "frame too short for its size" error $FF -xerror -i "$TMP/huge.c63" -f null -
 vg "truncated stream"          error $FF -xerror -i "$TMP/truncated.c63" -f null -
 vg "vector outside the plane"  error $FF -xerror -i "$S/bad_mv.c63" -f null -
 vg "AC run past the block"     error $FF -xerror -i "$S/bad_run.c63" -f null -
@@ -60,6 +73,10 @@ vg "framediffapply without a list" error $FF -f lavfi -i testsrc2=s=16x16 -frame
 vg "c63_cuda without a device" error $FF -f lavfi -i testsrc2=s=16x16 -frames:v 1 -c:v c63_cuda -f null -
 vg "cudadiff without a device" error $FF -init_hw_device cuda=gpu -filter_hw_device gpu \
     -f lavfi -i testsrc2=s=16x16 -frames:v 1 -vf hwupload_cuda,cudadiff -f null -
+vg "drawtext_cuda without a device" error $FF -init_hw_device cuda=gpu -filter_hw_device gpu \
+    -f lavfi -i testsrc2=s=16x16 -frames:v 1 -vf "hwupload_cuda,drawtext_cuda=fontfile=$FONT:text=x" -f null -
+vg "mestimate_cuda without a device" error $FF -init_hw_device cuda=gpu -filter_hw_device gpu \
+    -f lavfi -i testsrc2=s=16x16 -frames:v 1 -vf hwupload_cuda,mestimate_cuda -f null -
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
