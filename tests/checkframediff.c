@@ -97,8 +97,8 @@ static void check_twin(enum AVPixelFormat fmt, int w, int h, int fuzz_index)
     recv    = av_mallocz(g.size);
     model_r = av_mallocz(g.size);
     applied = av_mallocz(g.size);
-    list    = av_malloc(max);
-    model   = av_malloc(max);
+    list    = av_mallocz(max);
+    model   = av_mallocz(max);
     for (p = 0; p < g.nb_planes; p++) {
         linesize[p] = g.width[p] + 5;
         pic[p] = av_mallocz((size_t)linesize[p] * g.height[p]);
@@ -234,8 +234,8 @@ static void check_decoder(void)
     sender   = av_mallocz(g.size);
     receiver = av_mallocz(g.size);
     out      = av_mallocz(g.size);
-    list     = av_malloc(max);
-    bad      = av_malloc(max + 64);
+    list     = av_mallocz(max);
+    bad      = av_mallocz(max + 64);
     for (p = 0; p < 3; p++) {
         linesize[p] = g.width[p];
         pic[p] = av_mallocz(g.width[p] * g.height[p]);
