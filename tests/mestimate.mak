@@ -88,12 +88,15 @@ fate-mestimate-checkbm: tests/checkbm$(EXESUF)
 ME_CPU_OTHER = fate-mestimate-small fate-mestimate-help fate-mestimate-checkme fate-mestimate-checkbm $(ME_ERR)
 $(ME_CPU_OTHER): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 
-# GPU errors: a format without 8-bit luma first, no whole block (need a
-# device; the size-change check is not reachable from the ffmpeg command
-# line, which reconfigures the graph, and has no test)
-ME_ERR_GPU = fate-mestimate-cuda-badformat fate-mestimate-cuda-small
+# GPU errors: a format without 8-bit luma first, no whole block, a size
+# change mid-stream (need a device; the ffmpeg command line reconfigures the
+# graph on a size change, so tests/filterrun feeds 96x64 frames, then 80x48
+# ones, to one graph)
+ME_ERR_GPU = fate-mestimate-cuda-badformat fate-mestimate-cuda-small fate-mestimate-cuda-sizechange
 fate-mestimate-cuda-badformat:  CMD = $(ME_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=p010le,hwupload_cuda,mestimate_cuda"
 fate-mestimate-cuda-small:      CMD = $(ME_SH) error $$(target_path ffmpeg) "testsrc2=s=14x14:r=5:d=1" "format=yuv420p,hwupload_cuda,mestimate_cuda=mb_size=12"
+fate-mestimate-cuda-sizechange: CMD = $(ME_SH) sizechange $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=96x64:r=10,format=yuv420p" "testsrc2=s=80x48:r=10,format=yuv420p" "method=esa:mb_size=16"
+fate-mestimate-cuda-sizechange: tests/filterrun$(EXESUF)
 $(ME_ERR_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 
 $(FATE_ME_CPU) $(FATE_ME_GPU): tests/mvdump$(EXESUF)

@@ -17,6 +17,9 @@
 #   mestimate.sh error FFMPEG SRC FILTERS [nodevice]
 #       expect ffmpeg to fail; print the filter's error message. With
 #       'nodevice', CUDA sees no device (CUDA_VISIBLE_DEVICES is empty).
+#   mestimate.sh sizechange FILTERRUN SRC1 SRC2 OPTS
+#       tests/filterrun feeds CUDA frames of SRC1, then of SRC2 (another
+#       size) to one graph: mestimate_cuda must refuse them with a message.
 #   mestimate.sh help  FFMPEG
 #       ffmpeg -h filter=mestimate_cuda
 
@@ -83,6 +86,19 @@ error)
         grep '^\[Parsed_\|^Impossible to convert' "$tmp/err" |
             sed 's/^\[Parsed_\([a-z_0-9]*\)_[0-9]* @ [^]]*\]/[\1]/'
     fi
+    ;;
+sizechange)
+    # CUDA frames of another size from frame 3 on (the ffmpeg command line
+    # reconfigures the graph instead, so only a program feeding one graph
+    # reaches this check)
+    src1=$1 src2=$2 opts=$3
+    if "$tool" --cuda --md5 -w 0 -n 5 --then 3 "$src2" "$src1" "mestimate_cuda=$opts" \
+            > "$tmp/out" 2> "$tmp/err"; then
+        echo "filterrun succeeded, an error was expected"
+        exit 1
+    fi
+    echo "filterrun failed as expected after $(wc -l < "$tmp/out") frames:"
+    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$tmp/err" | grep "^\[mestimate"
     ;;
 help)
     "$tool" -hide_banner -h filter=mestimate_cuda
