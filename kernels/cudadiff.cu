@@ -32,7 +32,10 @@
  *
  * The list (libavutil/framediff.h, version 2) is a bitmap of the sent
  * bytes, then their new values in position order. The bitmap needs no
- * scan: each vector's 16 bits go to a fixed place, ORed into the cleared
+ * scan: each vector's 16 bits go to a fixed place. When every plane's
+ * width is a multiple of 16 that place is one aligned 16-bit word, which
+ * the vector stores, zero or not, so that the bitmap needs no clearing
+ * (cudadiff_bitmap_store()); otherwise the bits are ORed into the cleared
  * bitmap with one or two atomic reductions (cudadiff_bitmap_bits() in
  * cudadiff.h, shared with the software twins). The values are compacted
  * by a device-wide exclusive scan of the per-vector counts: a block scan
@@ -405,7 +408,12 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
                 }
             }
         }
-        if (mask[j]) {
+        if (p.bitmap_store) {
+            /* a whole vector: its 16 bits are one aligned 16-bit word */
+            if (left[j] > 0)
+                ((unsigned short *)p.bitmap)[(8ull * bstart[j] + bq[j]) >> 4] =
+                    (unsigned short)mask[j];
+        } else if (mask[j]) {
             u32 w, lo, hi;
             cudadiff_bitmap_bits(bstart[j], bq[j], mask[j], &w, &lo, &hi);
             if (lo)

@@ -73,10 +73,14 @@ typedef struct CudaDiffParams {
     int threshold;              ///< a byte is sent if |C - R| > threshold; -1 on
                                 ///< refresh frames: every byte
     unsigned int epoch;         ///< 1..2^30-1, changes every launch
+    int bitmap_store;           ///< 1 when every plane's width is a multiple of
+                                ///< CUDADIFF_VEC (see cudadiff_bitmap_store()):
+                                ///< each vector's bits are stored, not ORed
     unsigned long long tile_status; ///< uint64 per tile: epoch<<34 | flag<<32 | value
     unsigned long long count;       ///< uint32: bytes sent
-    unsigned long long bitmap;      ///< uint32 words, zero before the launch: the
-                                    ///< bitmaps of all planes, as in the list
+    unsigned long long bitmap;      ///< uint32 words, the bitmaps of all planes,
+                                    ///< as in the list; zero before the launch
+                                    ///< unless bitmap_store is set
     unsigned long long values;      ///< one byte per byte sent: its new value
 } CudaDiffParams;
 
@@ -107,6 +111,24 @@ CUDADIFF_FN void cudadiff_bitmap_bits(unsigned int bitmap_start, unsigned int q,
     *word = (unsigned int)(bit >> 5);
     *lo   = (unsigned int)v;
     *hi   = (unsigned int)(v >> 32);
+}
+
+/**
+ * Whether the kernel may store each vector's sent bits instead of ORing them
+ * into a cleared bitmap: when every plane's width (bytes per line) is a
+ * multiple of CUDADIFF_VEC, every vector is whole, starts at a byte q of its
+ * plane that is a multiple of 16, and every plane's bitmap starts at an
+ * even byte, so its 16 bits are exactly one aligned 16-bit word of the
+ * bitmap, and the vectors' words cover the bitmap. The bitmap then needs no
+ * clearing before the launch (one operation less a frame).
+ */
+CUDADIFF_FN int cudadiff_bitmap_store(const int *width, int nb_planes)
+{
+    int i;
+    for (i = 0; i < nb_planes; i++)
+        if (width[i] % CUDADIFF_VEC)
+            return 0;
+    return 1;
 }
 
 #if !(defined(__CUDACC__) || defined(__CUDA__))

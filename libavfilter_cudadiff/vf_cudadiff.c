@@ -148,8 +148,9 @@ static int alloc_device(AVFilterContext *ctx)
         pl->bitmap_start  = s->g.bitmap_start[i];
         nb_vecs          += (uint64_t)pl->vecs_per_line * pl->height;
     }
-    pr->nb_planes = s->g.nb_planes;
-    pr->nb_vecs   = nb_vecs;
+    pr->nb_planes    = s->g.nb_planes;
+    pr->bitmap_store = cudadiff_bitmap_store(s->g.width, s->g.nb_planes);
+    pr->nb_vecs      = nb_vecs;
     pr->nb_tiles  = (nb_vecs + CUDADIFF_TILE_VECS - 1) / CUDADIFF_TILE_VECS;
 
     status_size     = (size_t)pr->nb_tiles * sizeof(uint64_t);
@@ -313,10 +314,13 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *out, const AVFrame *in,
     if (ret < 0)
         return ret;
 
-    /* the kernel ORs the sent bits into a cleared bitmap */
-    ret = CHECK_CU(cu->cuMemsetD8Async(pr->bitmap, 0, s->bitmap_alloc, stream));
-    if (ret < 0)
-        goto fail;
+    /* the kernel ORs the sent bits into a cleared bitmap, or stores them
+     * all (bitmap_store) */
+    if (!pr->bitmap_store) {
+        ret = CHECK_CU(cu->cuMemsetD8Async(pr->bitmap, 0, s->bitmap_alloc, stream));
+        if (ret < 0)
+            goto fail;
+    }
     ret = CHECK_CU(cu->cuLaunchKernel(is_aligned(in, s->g.nb_planes) &&
                                       is_aligned(out, s->g.nb_planes) &&
                                       is_aligned(s->prev, s->g.nb_planes) ?

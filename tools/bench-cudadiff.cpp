@@ -240,8 +240,9 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
         pl->bitmap_start = boff[i];
         nb_vecs += pl->vecs_per_line * height[i];
     }
-    p.nb_planes = f->nb_planes;
-    p.nb_vecs   = nb_vecs;
+    p.nb_planes    = f->nb_planes;
+    p.bitmap_store = cudadiff_bitmap_store(width, f->nb_planes);
+    p.nb_vecs      = nb_vecs;
     p.nb_tiles  = (nb_vecs + CUDADIFF_TILE_VECS - 1) / CUDADIFF_TILE_VECS;
     p.threshold = 20;
     CK(cu->cuMemAlloc(&status, (size_t)p.nb_tiles * 8));
@@ -271,14 +272,19 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
             p.plane[i].recv = (fr ? dst[(fr - 1) & 1] : recv) + plane_off[i];
         }
         p.epoch = epoch;
-        /* as the filter: the bitmap is cleared, then ORed into */
-        CK(cu->cuMemsetD8Async(p.bitmap, 0, bitmap_alloc, st));
+        /* as the filter: the bitmap is cleared, then ORed into, unless
+         * the kernel stores every word of it */
+        if (!p.bitmap_store)
+            CK(cu->cuMemsetD8Async(p.bitmap, 0, bitmap_alloc, st));
         CK(cu->cuLaunchKernel(fn, p.nb_tiles, 1, 1, CUDADIFF_BLOCK, 1, 1, 0, st, args, NULL));
     };
 
-    /* Both kernels, 3 frames each, against the CPU reference. */
+    /* Both kernels, 3 frames each, against the CPU reference; a bitmap
+     * that is stored, not cleared, starts out as garbage. */
     for (int kern = 0; kern < 2; kern++) {
         memset(ref_r, 0, size);
+        if (p.bitmap_store)
+            CK(cu->cuMemsetD8Async(p.bitmap, 0xa5, bitmap_alloc, st));
         for (fr = 0; fr < 3; fr++) {
             uint32_t n;
             launch(kern ? fu : fa, fr, 100 * kern + fr + 1);
@@ -308,14 +314,15 @@ static void bench(CUfunction fa, CUfunction fu, CUstream st, const Format *f,
 
     /* The sent counts of the sequence, frame by frame. Bytes that must move:
      * C and R read, the output (which is the new R) and the list (the
-     * bitmap, cleared and then written, and a byte per byte sent) written. */
+     * bitmap, cleared and then written unless it is stored whole, and a
+     * byte per byte sent) written. */
     for (fr = 0; fr < total; fr++) {
         launch(fa, fr, 1000 + fr);
         CK(cu->cuMemcpyDtoHAsync(&counts[fr], dcount, 4, st));
         CK(cu->cuStreamSynchronize(st));
-        all_bytes += 3.0 * size + 2.0 * boff[f->nb_planes] + counts[fr];
+        all_bytes += 3.0 * size + (p.bitmap_store ? 1.0 : 2.0) * boff[f->nb_planes] + counts[fr];
         if (fr >= WARM) {   /* the first frame sends nearly everything */
-            frame_bytes += 3.0 * size + 2.0 * boff[f->nb_planes] + counts[fr];
+            frame_bytes += 3.0 * size + (p.bitmap_store ? 1.0 : 2.0) * boff[f->nb_planes] + counts[fr];
             total_sent  += counts[fr];
         }
     }

@@ -6,6 +6,15 @@
 #
 # BUILD is the build folder (default build/); the kernel is the one the
 # filter embeds, left as PTX by the FFmpeg build.
+#
+#   AGAINST=REV sh tools/bench-cudadiff.sh [BUILD] --build-only
+#
+# also builds revision REV's benchmark and kernel (taken from git, compiled
+# with the build's own CUDA compiler and flags) as BUILD/bench-cudadiff-old
+# and BUILD/cudadiff-old.ptx, with REV's name in BUILD/cudadiff-old.rev.
+# Where those exist, a run times the old kernel and today's in the same run,
+# in turn, twice each (old, new, old, new), so that version 1 and version 2
+# lists are compared on one GPU at one time.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
@@ -26,5 +35,33 @@ if [ ! -x "$bin" ] || { [ "$frames" = --build-only ] &&
         -I"$build/nv-codec-headers/include" $(pkg-config --cflags ffnvcodec 2>/dev/null) \
         -o "$bin" "$top/tools/bench-cudadiff.cpp" -ldl
 fi
+if [ "$frames" = --build-only ] && [ -n "${AGAINST:-}" ]; then
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-cudadiff.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    mkdir -p "$tmp/kernels" "$tmp/tools"
+    for f in kernels/cudadiff.cu kernels/cudadiff.h kernels/cuda_compat.h tools/bench-cudadiff.cpp; do
+        git -C "$top" show "$AGAINST:$f" > "$tmp/$f"
+    done
+    cfg=$(cd "$build/obj" && pwd)/ffbuild/config.mak
+    nvcc=$(sed -n 's/^NVCC=//p' "$cfg")
+    nvccflags=$(sed -n 's/^NVCCFLAGS=//p' "$cfg")
+    # as the FFmpeg build runs it, from its object folder
+    (cd "$build/obj" && $nvcc $nvccflags -I"$tmp/kernels" -o "$tmp/cudadiff.ptx" "$tmp/kernels/cudadiff.cu")
+    ${CXX:-c++} -O2 -std=c++17 -Wall -I"$tmp/kernels" \
+        -I"$build/nv-codec-headers/include" $(pkg-config --cflags ffnvcodec 2>/dev/null) \
+        -o "$build/bench-cudadiff-old" "$tmp/tools/bench-cudadiff.cpp" -ldl
+    cp "$tmp/cudadiff.ptx" "$build/cudadiff-old.ptx"
+    git -C "$top" log -1 --format='%h %s' "$AGAINST" > "$build/cudadiff-old.rev"
+fi
 [ "$frames" = --build-only ] && exit 0
+if [ -x "$build/bench-cudadiff-old" ] && [ -f "$build/cudadiff-old.ptx" ]; then
+    old="$(cat "$build/cudadiff-old.rev" 2>/dev/null)"
+    for round in 1 2; do
+        echo "bench-cudadiff: round $round, old kernel ($old):"
+        "$build/bench-cudadiff-old" "$build/cudadiff-old.ptx" "$frames" "$noise"
+        echo "bench-cudadiff: round $round, today's kernel:"
+        "$bin" "$ptx" "$frames" "$noise"
+    done
+    exit 0
+fi
 exec "$bin" "$ptx" "$frames" "$noise"
