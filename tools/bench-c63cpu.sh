@@ -5,8 +5,10 @@
 #   sh tools/bench-c63cpu.sh BUILD [C63ENC C63DEC]
 #
 # BUILD holds ffmpeg (build/). C63ENC and C63DEC are the reference encoder
-# and decoder (not part of this repository); when they are not given or not
-# executable, only our figures are printed.
+# and decoder (not part of this repository; by default BUILD/peers/c63enc
+# and BUILD/peers/c63dec, where tools/gpu-bundle.sh puts the programs named
+# by C63_REFENC and C63_REFDEC); when they are not there, only our figures
+# are printed.
 #
 # Input: vtest.avi (768x576; fetched by tools/camera-clip.sh, which this
 # script does not run: it is skipped when the clip is absent) and its camera-like
@@ -22,8 +24,8 @@
 # TMPDIR.
 set -u
 BUILD=$1
-REFENC=${2:-}
-REFDEC=${3:-}
+REFENC=${2:-$BUILD/peers/c63enc}
+REFDEC=${3:-$BUILD/peers/c63dec}
 SD_FRAMES=${SD_FRAMES:-100}
 HD_FRAMES=${HD_FRAMES:-20}
 RUNS=${RUNS:-3}
