@@ -14,6 +14,20 @@
 #                          only)
 #   samevec NAME OPTS... [-- GPU_OPTS...]
 #                          the same for a stored vector
+#   oom c63_cuda|cudadiff CUDAHOG
+#                          real out-of-device-memory: tests/cudahog takes
+#                          all but L MiB of the device's memory, for L from
+#                          0 to 3072 in steps of 128, and ffmpeg runs
+#                          c63_cuda (3840x2160, -depth 4, c63's output as
+#                          the good one) or cudadiff under it. Each run must
+#                          end by itself, not by a signal, and either fail
+#                          with a message and a prefix of the good output or
+#                          succeed with exactly the good output; some runs
+#                          must fail (c63_cuda: with c63_cuda's own message)
+#                          and some succeed, so that the sweep crossed the
+#                          point where memory ran out. Each run's outcome
+#                          goes to stderr. These tests take the whole
+#                          device: the GPU bundle runs them alone.
 
 . "$(dirname "$0")/c63-common.sh"
 
@@ -71,6 +85,67 @@ same|samevec)
             { echo "differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
     done
     echo "identical $(md5 < "$TMP/cpu.c63")"
+    ;;
+oom)
+    what=$1 hog=$2
+    case $what in
+    c63_cuda)
+        src="testsrc2=s=3840x2160:r=25,noise=alls=20:allf=t,trim=end_frame=4"
+        ff -f lavfi -i "$src" -c:v c63 -f c63 "$TMP/good" || exit 1
+        set -- -f lavfi -i "$src" -c:v c63_cuda -depth 4 -f c63
+        ours='^\[c63_cuda @' ;;
+    cudadiff)
+        src="testsrc2=s=3840x2160:r=25,noise=alls=20:allf=t,trim=end_frame=4"
+        ff -f lavfi -i "$src" -vf format=yuv420p,framediff -f rawvideo "$TMP/good" || exit 1
+        set -- -init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i "$src" \
+            -vf format=yuv420p,hwupload_cuda,cudadiff,hwdownload,format=yuv420p -f rawvideo
+        ours='cudadiff\|hwupload\|CUDA' ;;
+    *) echo "unknown oom case $what"; exit 1 ;;
+    esac
+    ok=0 refused=0 ours_refused=0 leave=0
+    while [ $leave -le 3072 ]; do
+        rm -f "$TMP/out"
+        timeout 120 "$hog" $leave "$FFMPEG" -nostdin -hide_banner -v error -xerror -bitexact \
+            "$@" "$TMP/out" > "$TMP/log" 2>&1
+        status=$?
+        msg=$(grep -v '^cudahog:' "$TMP/log" | head -n 1)
+        echo "oom $what, $leave MiB left: exit $status: $(grep '^cudahog:' "$TMP/log") ${msg:-(no message)}" >&2
+        if [ $status -eq 125 ]; then
+            echo "cudahog could not take the device's memory:"; cat "$TMP/log"; exit 1
+        elif [ $status -eq 124 ]; then
+            echo "$leave MiB left: ffmpeg did not end within 120 s"; exit 1
+        elif [ $status -ge 128 ] && [ $status -le 159 ]; then
+            # (ffmpeg's own error statuses, such as 187, are not signals)
+            echo "$leave MiB left: ffmpeg was killed by signal $((status - 128))"; exit 1
+        elif [ $status -eq 0 ]; then
+            cmp -s "$TMP/out" "$TMP/good" ||
+                { echo "$leave MiB left: exit 0, but the output is not the good one"; exit 1; }
+            ok=$((ok + 1))
+        else
+            [ -n "$msg" ] || { echo "$leave MiB left: exit $status without a message"; exit 1; }
+            if [ -s "$TMP/out" ] && ! cmp -s -n "$(wc -c < "$TMP/out")" "$TMP/out" "$TMP/good"; then
+                echo "$leave MiB left: failed, and the output is not a prefix of the good one"; exit 1
+            fi
+            refused=$((refused + 1))
+            grep -q "$ours" "$TMP/log" && ours_refused=$((ours_refused + 1))
+        fi
+        leave=$((leave + 128))
+    done
+    [ $refused -gt 0 ] || { echo "no run ran out of memory: the sweep did not reach the limit"; exit 1; }
+    [ $ok -gt 0 ] || { echo "no run succeeded: the sweep did not reach enough memory"; exit 1; }
+    [ $ours_refused -gt 0 ] || { echo "no run was refused with $what's own message"; exit 1; }
+    echo "$what with the device's memory taken: every run ended cleanly; some ran out of memory and said so, some gave the good output"
+    ;;
+hognodevice)
+    # no device (CUDA sees none, or there is no driver): cudahog must refuse
+    # with its own exit status and not run the command
+    CUDA_VISIBLE_DEVICES= "$1" 0 sh -c 'echo the command ran' > "$TMP/out" 2> "$TMP/log"
+    status=$?
+    if [ $status -ne 125 ] || [ -s "$TMP/out" ] || ! grep -q 'command not run' "$TMP/log"; then
+        echo "cudahog without a device: exit $status, output '$(cat "$TMP/out")', $(cat "$TMP/log")"
+        exit 1
+    fi
+    echo "cudahog without a device: exit 125, command not run"
     ;;
 *)
     echo "unknown mode $mode"; exit 1 ;;

@@ -61,4 +61,20 @@ $(FATE_C63_GPU_EC_SIZE): CMD = $(C63_GPU_TEST) same \
 FATE_C63_GPU_EC += $(FATE_C63_GPU_EC_SIZE)
 $(FATE_C63_GPU_EC): CMP = null
 
-FATE_C63_GPU += $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC)
+# Real out-of-device-memory: tests/cudahog takes the device's memory but a
+# little, from 0 to 3 GiB left, while c63_cuda or cudadiff runs at 2160p.
+tests/cudahog$(EXESUF): $(C63_TESTS)/cudahog.cpp
+	$(CXX) -O2 -std=c++11 -Wall $(LDFLAGS) -o $@ $< -ldl
+FATE_C63_GPU_OOM = fate-c63-cuda-oom fate-cudadiff-oom
+fate-c63-cuda-oom: CMD = $(C63_GPU_TEST) oom c63_cuda $$(target_path tests/cudahog$(EXESUF))
+fate-cudadiff-oom: CMD = $(C63_GPU_TEST) oom cudadiff $$(target_path tests/cudahog$(EXESUF))
+$(FATE_C63_GPU_OOM): tests/cudahog$(EXESUF)
+$(FATE_C63_GPU_OOM): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+
+# Without a device, cudahog says so and does not run the command.
+fate-cudahog-nodevice: CMD = runlocal c63/c63-gpu-test.sh hognodevice $$(target_path tests/cudahog$(EXESUF))
+fate-cudahog-nodevice: tests/cudahog$(EXESUF)
+fate-cudahog-nodevice: REF = $(C63_TESTS)/ref/cudahog-nodevice
+FATE_C63_ALL += fate-cudahog-nodevice
+
+FATE_C63_GPU += $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)

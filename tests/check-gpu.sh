@@ -14,9 +14,14 @@ fi
 
 fail=0
 rm -f "$OBJ"/tests/data/fate/*.rep
-make -C "$OBJ" -k -j"$JOBS" fate-c63-gpu
-sh "$(dirname "$0")/summary.sh" "$OBJ" \
-    $(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list) || fail=1
+# the tests in parallel, then one by one those that take the whole device
+# memory (NAME-oom), which would starve the others
+tests=$(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list)
+alone=$(printf '%s\n' $tests | grep -e '-oom$')
+shared=$(printf '%s\n' $tests | grep -v -e '-oom$')
+make -C "$OBJ" -k -j"$JOBS" $(printf 'fate-%s ' $shared)
+make -C "$OBJ" -k -j1 $(printf 'fate-%s ' $alone)
+sh "$(dirname "$0")/summary.sh" "$OBJ" $tests || fail=1
 for t in "$BUILD"/checkcuda; do
     [ -x "$t" ] || continue
     "$t" || fail=1

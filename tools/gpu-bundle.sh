@@ -5,6 +5,9 @@
 # nor this checkout:
 #
 #   make gpu-bundle [GPU_BUNDLE=gpu]            (here; the folder is build/gpu)
+#       with C63_REFENC=PATH C63_REFDEC=PATH: also the course's reference
+#       programs, for tools/bench-c63cpu.sh; with CUDADIFF_AGAINST=REV: also
+#       REV's cudadiff kernel, timed beside today's by bench-cudadiff.sh
 #   sh build/gpu/run.sh [--no-bench]            (there, from anywhere)
 #   sh build/gpu/run.sh --faults [CUresult]     (CUDA fault injection only)
 #   sh build/gpu/run.sh --sanitize [TOOL...]    (compute-sanitizer only)
@@ -32,8 +35,8 @@ for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
 done
 # tools the GPU tests run as tests/NAME of the build folder
 mkdir -p "$G/tests"
-make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun >/dev/null
-cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$G/tests/"
+make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog >/dev/null
+cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$G/tests/"
 cp "$OBJ"/cudatime.so "$G/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
@@ -64,15 +67,27 @@ if [ -x "$BUILD/fuzz/target_dec_c63_fuzzer" ]; then
         strip --strip-debug -o "$G/fuzz/$t" "$f" && xz -6 "$G/fuzz/$t"
     done
 fi
-# the cudadiff kernel benchmark, built here
+# the course's reference programs for tools/bench-c63cpu.sh, where given
+# (built beside the project, never part of it)
+rm -rf "$G/peers"
+if [ -n "${C63_REFENC:-}" ] && [ -n "${C63_REFDEC:-}" ]; then
+    mkdir -p "$G/peers" && cp "$C63_REFENC" "$G/peers/c63enc" && cp "$C63_REFDEC" "$G/peers/c63dec"
+fi
+# the cudadiff kernel benchmark, built here; with CUDADIFF_AGAINST=REV also
+# REV's kernel and benchmark, timed beside today's (bench-cudadiff.sh)
 sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
+rm -f "$G/bench-cudadiff-old" "$G/cudadiff-old.ptx" "$G/cudadiff-old.rev"
+if [ -n "${CUDADIFF_AGAINST:-}" ]; then
+    AGAINST=$CUDADIFF_AGAINST sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only &&
+        cp "$BUILD/bench-cudadiff-old" "$BUILD/cudadiff-old.ptx" "$BUILD/cudadiff-old.rev" "$G/"
+fi
 # SRC_PATH as the build's make sees it (absolute after a first configure,
 # ./src after a later one) and the folder it names
 SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
 SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
-strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump "$G"/tests/filterrun 2>/dev/null || true
+strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump "$G"/tests/filterrun "$G"/tests/cudahog 2>/dev/null || true
 # the tests, their samples and references, and the benchmark scripts
 top=$(cd "$(dirname "$0")/.." && pwd)
 cp -R "$top/tests" "$G/src/tests/c63"
@@ -129,15 +144,19 @@ fi
     echo '    shift; sh src/tests/c63/fault/run-sanitizer.sh "$G" "$@"; exit'
     echo 'fi'
     echo 'rm -f tests/data/fate/*.rep'
-    echo '# the tests in GPU_JOBS shards at once (default 4; 1: one after the other)'
+    echo '# the tests in GPU_JOBS shards at once (default 4; 1: one after the other),'
+    echo '# then alone those that take the whole device memory (NAME-oom)'
     echo 'jobs=${GPU_JOBS:-4}'
+    echo 'grep -v -e "-oom\"; " tests.sh > tests-shared.sh'
+    echo 'grep -e "-oom\"; " tests.sh > tests-alone.sh'
     echo 'i=0'
     echo 'while [ $i -lt $jobs ]; do'
-    echo '    awk -v n=$jobs -v i=$i "NR % n == i" tests.sh > tests-shard$i.sh'
+    echo '    awk -v n=$jobs -v i=$i "NR % n == i" tests-shared.sh > tests-shard$i.sh'
     echo '    (. ./tests-shard$i.sh) &'
     echo '    i=$((i + 1))'
     echo 'done'
     echo 'wait'
+    echo '. ./tests-alone.sh'
     echo "# every test the tree defines ($n): one that left no result counts as failed"
     echo "sh src/tests/c63/summary.sh . $(echo $tests); status=\$?"
     echo 'for t in ./checkcuda; do [ -x "$t" ] && { "$t" || status=1; }; done'
