@@ -17,13 +17,28 @@
 #     faults (a failure in clean-up that loses nothing),
 #   - and leave an output that is a prefix of the good output: no frame or
 #     packet written after the failure that passes for a good one.
-# The cases run in parallel. CUDA_FAULT_FUNCS="NAME..." limits the run to
-# those driver functions. Prints each failure and "N passed, N failed".
+# Each (case, function) pair is a job; FAULT_JOBS of them (default: the
+# number of cores less two) run at once. Each failure is printed when it
+# happens and each job's totals when it ends, so that a run cut short
+# still shows what it did.
+#
+# Environment: CUDA_FAULT_FUNCS="NAME..." limits the run to those driver
+# functions, CUDA_FAULT_CASES="NAME..." to those cases; FAULT_DEADLINE=S:
+# no faulted run starts later than S seconds after the start (the runs not
+# made are counted, and the whole run then fails as incomplete).
+# Prints "N passed, N failed" (and "N not run" when incomplete).
 set -u
+JOB=no
+if [ "${1:-}" = --job ]; then
+    JOB=yes     # TMP and DEADLINE come from the environment
+    shift
+fi
 FFMPEG=$1 SHIM=$2 CODE=${3:-2}
-TMP=${TMPDIR:-/tmp}/cudafault.$$
-mkdir -p "$TMP" || exit 1
-trap 'rm -rf "$TMP"' EXIT
+if [ "$JOB" = no ]; then
+    TMP=${TMPDIR:-/tmp}/cudafault.$$
+    mkdir -p "$TMP" || exit 1
+    trap 'rm -rf "$TMP"' EXIT
+fi
 
 FUNCS="cuInit cuDriverGetVersion cuDeviceGetCount cuDeviceGet cuDeviceGetAttribute cuDeviceGetName
 cuDeviceComputeCapability cuCtxCreate_v2 cuCtxGetCurrent cuCtxSetLimit cuCtxPushCurrent_v2
@@ -50,45 +65,6 @@ drawtext_cuda|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -f
 mestimate_cuda|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=yuv420p,hwupload_cuda,mestimate_cuda,hwdownload,format=yuv420p,codecview=mv=pf+bf -f rawvideo"
 FUNCS=${CUDA_FAULT_FUNCS:-$FUNCS}
 
-# one case: NAME ARGS; its failures go to $TMP/NAME.out, "PASS FAIL" to
-# $TMP/NAME.totals. The cases run in parallel, each in its own folder.
-run_case() {
-    name=$1 args=$2 D=$TMP/$1
-    pass=0 fail=0
-    mkdir -p "$D"
-    run "$D/good" "$D/good.log"
-    if [ $? -ne 0 ]; then
-        bad "$name: does not run without faults: $(tail -n 1 "$D/good.log")"
-        echo "$pass $fail" > "$TMP/$name.totals"
-        return
-    fi
-    for f in $FUNCS; do
-        run "$D/count" "$D/count.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=0
-        calls=$(cut -d' ' -f2 "$D/fault.log" 2>/dev/null || echo 0)
-        n=1
-        while [ "$n" -le "${calls:-0}" ]; do
-            run "$D/out" "$D/out.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=$n CUDA_FAULT_CODE=$CODE
-            status=$?
-            what="$name: $f call $n of $calls failing with $CODE"
-            if [ $status -eq 124 ]; then
-                bad "$what: did not end within 60 s"
-            elif [ $status -ge 128 ] && [ $status -le 159 ]; then
-                bad "$what: killed by signal $((status - 128))"
-            elif [ $status -eq 0 ] && ! cmp -s "$D/out" "$D/good"; then
-                bad "$what: exit 0 but the output differs from a run without faults"
-            elif [ -s "$D/out" ] && ! cmp -s -n "$(wc -c < "$D/out")" "$D/out" "$D/good"; then
-                bad "$what: the output is not a prefix of the good output"
-            elif [ $status -ne 0 ] && ! grep -qi 'cuda\|error\|fail' "$D/out.log"; then
-                bad "$what: failed without saying why"
-            else
-                pass=$((pass + 1))
-            fi
-            n=$((n + 1))
-        done
-    done
-    echo "fault: $name: $pass runs passed, $fail failed"
-    echo "$pass $fail" > "$TMP/$name.totals"
-}
 bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
 # run OUT LOG [VAR=VALUE...]: one ffmpeg run of the current case ($D, $args)
 run() {
@@ -97,20 +73,96 @@ run() {
     env "$@" CUDA_FAULT_LOG="$D/fault.log" LD_PRELOAD="$SHIM" \
         timeout 60 "$FFMPEG" -nostdin -hide_banner -v error -xerror -y $args "$out" > "$log" 2>&1
 }
+case_args() { printf '%s\n' "$CASES" | sed -n "s/^$1|//p"; }
 
+# one job (run by xargs through this script): CASE FUNC, with the case's
+# good output in $TMP/CASE/good; "PASS FAIL NOTRUN" to $TMP/CASE/FUNC/totals
+if [ "$JOB" = yes ]; then
+    name=$4 f=$5
+    args=$(case_args "$name") D=$TMP/$name/$f good=$TMP/$name/good
+    pass=0 fail=0 notrun=0
+    mkdir -p "$D"
+    run "$D/count" "$D/count.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=0
+    calls=$(cut -d' ' -f2 "$D/fault.log" 2>/dev/null)
+    [ "${calls:-0}" -gt 0 ] 2>/dev/null || calls=0
+    n=1
+    while [ "$n" -le "$calls" ]; do
+        if [ -n "$DEADLINE" ] && [ "$(date +%s)" -ge "$DEADLINE" ]; then
+            notrun=$((calls - n + 1))
+            break
+        fi
+        run "$D/out" "$D/out.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=$n CUDA_FAULT_CODE=$CODE
+        status=$?
+        what="$name: $f call $n of $calls failing with $CODE"
+        if [ $status -eq 124 ]; then
+            bad "$what: did not end within 60 s"
+        elif [ $status -ge 128 ] && [ $status -le 159 ]; then
+            bad "$what: killed by signal $((status - 128))"
+        elif [ $status -eq 0 ] && ! cmp -s "$D/out" "$good"; then
+            bad "$what: exit 0 but the output differs from a run without faults"
+        elif [ -s "$D/out" ] && ! cmp -s -n "$(wc -c < "$D/out")" "$D/out" "$good"; then
+            bad "$what: the output is not a prefix of the good output"
+        elif [ $status -ne 0 ] && ! grep -qi 'cuda\|error\|fail' "$D/out.log"; then
+            bad "$what: failed without saying why"
+        else
+            pass=$((pass + 1))
+        fi
+        n=$((n + 1))
+    done
+    if [ "$notrun" -gt 0 ]; then
+        echo "fault: $name: $f: $calls calls, $pass runs passed, $fail failed, $notrun not run"
+    else
+        echo "fault: $name: $f: $calls calls, $pass runs passed, $fail failed"
+    fi
+    rm -f "$D/out" "$D/count"
+    echo "$pass $fail $notrun" > "$D/totals"
+    exit 0
+fi
+
+start=$(date +%s)
+DEADLINE=
+[ -n "${FAULT_DEADLINE:-}" ] && DEADLINE=$((start + FAULT_DEADLINE))
+jobs=${FAULT_JOBS:-$(($(nproc) - 2))}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 names=
-while IFS='|' read -r name args; do
+for name in $(printf '%s\n' "$CASES" | cut -d'|' -f1); do
+    if [ -n "${CUDA_FAULT_CASES:-}" ]; then
+        case " $CUDA_FAULT_CASES " in *" $name "*) ;; *) continue ;; esac
+    fi
     names="$names $name"
-    (run_case "$name" "$args") > "$TMP/$name.out" 2>&1 &
-done <<EOF
-$CASES
-EOF
-wait
-pass=0 fail=0
-for name in $names; do
-    cat "$TMP/$name.out"
-    read p f < "$TMP/$name.totals" || { p=0 f=1; echo "FAILED: $name: no result"; }
-    pass=$((pass + p)) fail=$((fail + f))
 done
+
+# the good outputs, the cases in parallel
+for name in $names; do
+    (D=$TMP/$name; args=$(case_args "$name"); mkdir -p "$D"
+     run "$D/good" "$D/good.log" || echo "$(tail -n 1 "$D/good.log")" > "$D/broken") &
+done
+wait
+fail=0
+: > "$TMP/jobs.list"
+for name in $names; do
+    if [ -f "$TMP/$name/broken" ]; then
+        bad "$name: does not run without faults: $(cat "$TMP/$name/broken")"
+    else
+        for f in $FUNCS; do echo "$name $f" >> "$TMP/jobs.list"; done
+    fi
+done
+
+export TMP DEADLINE
+xargs -P "$jobs" -L 1 sh "$0" --job "$FFMPEG" "$SHIM" "$CODE" < "$TMP/jobs.list"
+
+pass=0 notrun=0
+while read -r name f; do
+    if read -r p f2 nr < "$TMP/$name/$f/totals" 2>/dev/null; then
+        pass=$((pass + p)) fail=$((fail + f2)) notrun=$((notrun + ${nr:-0}))
+    else
+        bad "$name: $f: no result"
+    fi
+done < "$TMP/jobs.list"
+echo "fault injection: $(wc -l < "$TMP/jobs.list") jobs, $jobs at once, $(($(date +%s) - start)) s"
+if [ "$notrun" -gt 0 ]; then
+    echo "$pass passed, $fail failed, $notrun not run (FAULT_DEADLINE): incomplete"
+    exit 1
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
