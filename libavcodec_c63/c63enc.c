@@ -180,6 +180,7 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
 {
     C63EncContext *s = avctx->priv_data;
     const C63Geometry *g = &s->geo;
+    const int since_key = s->since_key;
     int ret;
 
     s->coded.keyframe = s->since_key >= avctx->gop_size ||
@@ -195,8 +196,13 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
         ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
     else
         ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded);
-    if (ret < 0)
+    if (ret < 0) {
+        /* no packet: the next frame is coded against the last one that
+         * made one, as a decoder will have it */
+        s->since_key = since_key;
+        s->cur ^= 1;
         return ret;
+    }
     *got_packet = 1;
     return 0;
 }

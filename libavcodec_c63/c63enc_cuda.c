@@ -682,11 +682,13 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     int pitch[3], ret, key;
     CUcontext dummy;
 
+    /* The keyframe count and the reference change only when the frame is
+     * queued: a frame refused here (another CUDA context, another format)
+     * or a failed call leaves them as they were, so that the frames that
+     * follow are coded against the last frame that was. */
     key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
-    s->since_key = key ? 1 : s->since_key + 1;
-    s->cur ^= 1;
-    rec = s->d_recon[s->cur];
-    ref = s->d_recon[!s->cur];
+    rec = s->d_recon[!s->cur];
+    ref = s->d_recon[s->cur];
     sl->keyframe = key;
     sl->pts      = frame->pts;
     sl->duration = frame->duration;
@@ -794,6 +796,8 @@ end:
         av_frame_unref(sl->frame);
         return ret;
     }
+    s->since_key = key ? 1 : s->since_key + 1;
+    s->cur ^= 1;
     s->nb_inflight++;
     queue_slot(s, sl);
     return 0;

@@ -136,6 +136,16 @@ oom)
     [ $ours_refused -gt 0 ] || { echo "no run was refused with $what's own message"; exit 1; }
     echo "$what with the device's memory taken: every run ended cleanly; some ran out of memory and said so, some gave the good output"
     ;;
+ctxnodevice)
+    # no device: tests/cudactx must say so and fail
+    CUDA_VISIBLE_DEVICES= "$1" > "$TMP/out" 2> "$TMP/log"
+    status=$?
+    if [ $status -ne 1 ] || ! grep -q 'cannot create the CUDA contexts' "$TMP/log"; then
+        echo "cudactx without a device: exit $status, $(cat "$TMP/out" "$TMP/log")"
+        exit 1
+    fi
+    echo "cudactx without a device: exit 1, cannot create the CUDA contexts"
+    ;;
 hognodevice)
     # no device (CUDA sees none, or there is no driver): cudahog must refuse
     # with its own exit status and not run the command

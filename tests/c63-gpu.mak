@@ -77,4 +77,20 @@ fate-cudahog-nodevice: tests/cudahog$(EXESUF)
 fate-cudahog-nodevice: REF = $(C63_TESTS)/ref/cudahog-nodevice
 FATE_C63_ALL += fate-cudahog-nodevice
 
-FATE_C63_GPU += $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
+# CUDA frames of another CUDA context (another device where there are two)
+# than c63_cuda's: refused, and the frames of its own context still coded
+# as c63 codes them (tests/cudactx; CUDACTX_DEVICE_B=1 puts the other
+# context on a second GPU). Without a device, cudactx says so.
+tests/cudactx$(EXESUF): $(C63_TESTS)/cudactx.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(LDFLAGS) -o $@ $< \
+	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
+	    $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
+fate-c63-cuda-othercontext: CMD = run tests/cudactx$(EXESUF) $${CUDACTX_DEVICE_B:-0}
+fate-c63-cuda-othercontext: tests/cudactx$(EXESUF)
+fate-c63-cuda-othercontext: REF = $(C63_TESTS)/ref/c63-cuda-othercontext
+fate-cudactx-nodevice: CMD = runlocal c63/c63-gpu-test.sh ctxnodevice $$(target_path tests/cudactx$(EXESUF))
+fate-cudactx-nodevice: tests/cudactx$(EXESUF)
+fate-cudactx-nodevice: REF = $(C63_TESTS)/ref/cudactx-nodevice
+FATE_C63_ALL += fate-cudactx-nodevice
+
+FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
