@@ -38,6 +38,10 @@ if [ "$JOB" = no ]; then
     TMP=${TMPDIR:-/tmp}/cudafault.$$
     mkdir -p "$TMP" || exit 1
     trap 'rm -rf "$TMP"' EXIT
+    # one JIT cache for every run, so that the kernels' PTX is compiled for
+    # the device once, not once a run
+    export CUDA_CACHE_PATH="${CUDA_CACHE_PATH:-$TMP/jitcache}"
+    export CUDA_CACHE_MAXSIZE=${CUDA_CACHE_MAXSIZE:-4294967296}
 fi
 
 FUNCS="cuInit cuDriverGetVersion cuDeviceGetCount cuDeviceGet cuDeviceGetAttribute cuDeviceGetName
