@@ -20,7 +20,7 @@ tests=$(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list)
 alone=$(printf '%s\n' $tests | grep -e '-oom$')
 shared=$(printf '%s\n' $tests | grep -v -e '-oom$')
 make -C "$OBJ" -k -j"$JOBS" $(printf 'fate-%s ' $shared)
-make -C "$OBJ" -k -j1 $(printf 'fate-%s ' $alone)
+[ -z "$alone" ] || make -C "$OBJ" -k -j1 $(printf 'fate-%s ' $alone)
 sh "$(dirname "$0")/summary.sh" "$OBJ" $tests || fail=1
 for t in "$BUILD"/checkcuda; do
     [ -x "$t" ] || continue
