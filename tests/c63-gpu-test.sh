@@ -88,14 +88,13 @@ same|samevec)
     ;;
 oom)
     what=$1 hog=$2
+    src="testsrc2=s=3840x2160:r=25,noise=alls=20:allf=t,trim=end_frame=4"
     case $what in
     c63_cuda)
-        src="testsrc2=s=3840x2160:r=25,noise=alls=20:allf=t,trim=end_frame=4"
         ff -f lavfi -i "$src" -c:v c63 -f c63 "$TMP/good" || exit 1
         set -- -f lavfi -i "$src" -c:v c63_cuda -depth 4 -f c63
         ours='^\[c63_cuda @' ;;
     cudadiff)
-        src="testsrc2=s=3840x2160:r=25,noise=alls=20:allf=t,trim=end_frame=4"
         ff -f lavfi -i "$src" -vf format=yuv420p,framediff -f rawvideo "$TMP/good" || exit 1
         set -- -init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i "$src" \
             -vf format=yuv420p,hwupload_cuda,cudadiff,hwdownload,format=yuv420p -f rawvideo

@@ -159,7 +159,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    enc = avcodec_alloc_context3(codec);
+    if (!(enc = avcodec_alloc_context3(codec)))
+        return 1;
     enc->width = W; enc->height = H; enc->pix_fmt = AV_PIX_FMT_CUDA;
     enc->time_base = AVRational{ 1, 25 };
     enc->hw_frames_ctx = av_buffer_ref(frames[0]);
@@ -178,8 +179,10 @@ int main(int argc, char **argv)
     for (int i = 0; i <= 3; i++) {
         if (i < 3) {
             av_frame_unref(hw);
-            if ((ret = av_hwframe_get_buffer(frames[which[i]], hw, 0)) < 0 ||
-                (ret = (av_frame_make_writable(sw), fill(sw, i), 0)) < 0 ||
+            if ((ret = av_frame_make_writable(sw)) >= 0)
+                fill(sw, i);
+            if (ret < 0 ||
+                (ret = av_hwframe_get_buffer(frames[which[i]], hw, 0)) < 0 ||
                 (ret = av_hwframe_transfer_data(hw, sw, 0)) < 0) {
                 fprintf(stderr, "cudactx: cannot make frame %d: %s\n", i, err_str(ret));
                 return 1;
@@ -205,11 +208,9 @@ int main(int argc, char **argv)
                     refused++;
                 else
                     status = 1;
-                /* the encoder says what it cannot do; go on with the
-                 * frames it can take */
-                if (i == 3)
-                    break;
-                continue;
+                /* the encoder said what it cannot do: go on with the next
+                 * frame it can take */
+                break;
             }
             md5_hex(pkt->data, pkt->size, got_md5);
             if (packets < 2 && !strcmp(got_md5, want[packets])) {

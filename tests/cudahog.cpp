@@ -23,10 +23,10 @@
 /*
  * Usage: cudahog LEAVE_MIB COMMAND [ARG...]
  *
- * Creates a context on CUDA device 0, allocates device memory until less
- * than LEAVE_MIB MiB (and at least LEAVE_MIB - 1) remain free, as
- * cuMemGetInfo reports, then runs COMMAND as a child process and waits
- * for it. The memory stays taken until the child has ended. Prints
+ * Creates a context on CUDA device 0, allocates device memory until
+ * between LEAVE_MIB and LEAVE_MIB + 1 MiB remain free, as cuMemGetInfo
+ * reports (or the driver refuses even 1 MiB more), then runs COMMAND as a
+ * child process and waits for it. The memory stays taken until the child has ended. Prints
  * "cudahog: N MiB taken, M MiB left free" to stderr. Exits with the
  * child's status (128 + the signal if a signal ended it), or with 125
  * and a message when there is no usable device or the memory could not be
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
         _exit(127);
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0) {
+    if (waitpid(pid, &status, 0) < 0) {
         perror("cudahog: waitpid");
         return 125;
     }
