@@ -101,12 +101,14 @@ static int cpu_packets(const int *idx, int n, char md5s[][33])
     AVPacket *pkt = av_packet_alloc();
     int ret, got = 0;
 
-    if (!e || !f || !pkt)
-        return AVERROR(ENOMEM);
+    if (!e || !f || !pkt) {
+        ret = AVERROR(ENOMEM);
+        goto end;
+    }
     e->width = W; e->height = H; e->pix_fmt = AV_PIX_FMT_YUV420P;
     e->time_base = AVRational{ 1, 25 };
     if ((ret = avcodec_open2(e, c, NULL)) < 0)
-        return ret;
+        goto end;
     for (int i = 0; i <= n && ret >= 0; i++) {
         if (i < n) {
             av_frame_unref(f);
@@ -126,6 +128,7 @@ static int cpu_packets(const int *idx, int n, char md5s[][33])
         if (ret == AVERROR(EAGAIN))
             ret = 0;
     }
+end:
     avcodec_free_context(&e);
     av_frame_free(&f);
     av_packet_free(&pkt);
@@ -147,33 +150,33 @@ int main(int argc, char **argv)
 
     if (!codec || !sw || !hw || !pkt) {
         fprintf(stderr, "cudactx: no c63_cuda encoder in this build, or out of memory\n");
-        return 1;
+        goto fail;
     }
     if ((ret = make_pool("0", &dev[0], &frames[0])) < 0 ||
         (ret = make_pool(dev_b, &dev[1], &frames[1])) < 0) {
         fprintf(stderr, "cudactx: cannot create the CUDA contexts: %s\n", err_str(ret));
-        return 1;
+        goto fail;
     }
     if ((ret = cpu_packets(a_idx, 2, want)) != 2) {
         fprintf(stderr, "cudactx: c63 on the CPU gave %d packets\n", ret);
-        return 1;
+        goto fail;
     }
 
     if (!(enc = avcodec_alloc_context3(codec)))
-        return 1;
+        goto fail;
     enc->width = W; enc->height = H; enc->pix_fmt = AV_PIX_FMT_CUDA;
     enc->time_base = AVRational{ 1, 25 };
     enc->hw_frames_ctx = av_buffer_ref(frames[0]);
     if ((ret = avcodec_open2(enc, codec, NULL)) < 0) {
         fprintf(stderr, "cudactx: cannot open c63_cuda: %s\n", err_str(ret));
-        return 1;
+        goto fail;
     }
     printf("c63_cuda opened on the frames of context A\n");
     fprintf(stderr, "cudactx: context A on device 0, context B on device %s\n", dev_b);
 
     sw->format = AV_PIX_FMT_YUV420P; sw->width = W; sw->height = H;
     if (av_frame_get_buffer(sw, 0) < 0)
-        return 1;
+        goto fail;
 
     /* send each frame, then take every packet there is; then drain */
     for (int i = 0; i <= 3; i++) {
@@ -185,7 +188,7 @@ int main(int argc, char **argv)
                 (ret = av_hwframe_get_buffer(frames[which[i]], hw, 0)) < 0 ||
                 (ret = av_hwframe_transfer_data(hw, sw, 0)) < 0) {
                 fprintf(stderr, "cudactx: cannot make frame %d: %s\n", i, err_str(ret));
-                return 1;
+                goto fail;
             }
             hw->pts = i;
         }
@@ -229,7 +232,10 @@ int main(int argc, char **argv)
     printf("the frame of context B was refused: %s\n", refused == 1 ? "yes" : "no");
     if (refused != 1)
         status = 1;
-
+    if (0) {
+fail:
+        status = 1;
+    }
     avcodec_free_context(&enc);
     av_frame_free(&sw);
     av_frame_free(&hw);
