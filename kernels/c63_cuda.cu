@@ -82,14 +82,14 @@ extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
  * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r:
  * bm_search() of block_match.h (the search mestimate_cuda's esa shares)
  * over the window [x0, x1) x [y0, y1) of FORMAT.md section 6, staged in
- * shared memory (win_stride bytes a row, win_rows rows, at least
- * BM_STRIDE(8, 2r) and BM_ROWS(8, 2r)). The winner, the lowest SAD and then
- * the earliest in the scan (y outer, x inner), is what the reference's
- * strict-less scan keeps. An empty window gives the vector (0, 0).
+ * shared memory (win_stride bytes a row, at least BM_STRIDE(8, 2r); the
+ * launch gives at least BM_ROWS(8, 2r) rows). The winner, the lowest SAD
+ * and then the earliest in the scan (y outer, x inner), is what the
+ * reference's strict-less scan keeps. An empty window gives the vector (0, 0).
  */
 extern "C" __global__ void __launch_bounds__(256, 6)
 c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
-       int w, int h, int r, int win_stride, int win_rows)
+       int w, int h, int r, int win_stride)
 {
     extern __shared__ __align__(16) u32 smem[];
     const int bx = blockIdx.x, by = blockIdx.y;

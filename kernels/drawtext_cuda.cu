@@ -24,10 +24,12 @@
  * Grid: x, y tile the union of the operations (in the samples of each
  * channel), z is the channel. Each thread owns one sample: it reads it
  * once, applies in order every operation that touches it
- * (dtc_blend_sample(), drawutils' arithmetic) and writes it once. The
- * operations are read in chunks of one per thread; each block keeps,
- * in order, those of a chunk that touch its tile in shared memory, so
- * that a thread tests only operations near it.
+ * (dtc_blend_sample(), drawutils' arithmetic) and writes it once. A block
+ * first reads the boxes of the chunks of DTC_CHUNK operations and keeps,
+ * in order, the chunks whose box meets its tile; each warp then reads one
+ * such chunk, and the block keeps in shared memory, in order, the
+ * operations that touch its tile, so that a thread tests only operations
+ * near it.
  */
 
 #include "cuda_compat.h"
@@ -36,10 +38,39 @@
 #define WARP     32
 #define NB_WARPS (DTC_BLOCK / WARP)
 
+/* Exclusive prefix count of hit over the block, in thread order, and the
+ * total: the place of this thread's item in a compacted list. Ends with a
+ * barrier after which warp_count may be written again only after one
+ * more barrier. */
+static __device__ __inline__ int block_compact(int hit, int *off, int *warp_count,
+                                               int lane, int warp)
+{
+    unsigned ballot = __ballot_sync(0xffffffffu, hit);
+    int total = 0;
+
+    *off = 0;
+    if (lane == 0)
+        warp_count[warp] = __popc(ballot);
+    __syncthreads();
+    for (int w = 0; w < NB_WARPS; w++) {
+        if (w < warp)
+            *off += warp_count[w];
+        total += warp_count[w];
+    }
+    *off += __popc(ballot & ((1u << lane) - 1));
+    return total;
+}
+
+static __device__ __inline__ int meets(const DTCOp *op, int tx0, int tx1, int ty0, int ty1)
+{
+    return op->x0 < tx1 && op->x1 > tx0 && op->y0 < ty1 && op->y1 > ty0;
+}
+
 extern "C" __global__ void __launch_bounds__(DTC_BLOCK)
 drawtext_cuda(DTCParams p)
 {
     __shared__ DTCOp sops[DTC_BLOCK];
+    __shared__ int chunks[DTC_BLOCK];
     __shared__ int warp_count[NB_WARPS];
 
     const int c     = blockIdx.z;
@@ -58,7 +89,9 @@ drawtext_cuda(DTCParams p)
     const int inside = c < p.nb_channels &&
                        sx < ch.width && sx <= (p.x1 - 1) >> hsub &&
                        sy < ch.height && sy <= (p.y1 - 1) >> vsub;
-    const DTCOp *ops = (const DTCOp *)p.ops;
+    const DTCOp *ops   = (const DTCOp *)p.ops;
+    const DTCOp *boxes = ops + p.nb_ops;
+    const int nb_chunks = DTC_NB_CHUNKS(p.nb_ops);
     const unsigned char *atlas = (const unsigned char *)p.atlas;
     unsigned char *ptr = 0;
     unsigned v = 0;
@@ -68,34 +101,38 @@ drawtext_cuda(DTCParams p)
         v   = *ptr;
     }
 
-    for (int base = 0; base < p.nb_ops; base += DTC_BLOCK) {
-        const int i = base + tid;
-        unsigned ballot;
-        int hit = 0, off = 0, total = 0;
-        DTCOp op;
+    for (int cbase = 0; cbase < nb_chunks; cbase += DTC_BLOCK) {
+        const int k = cbase + tid;
+        int hit = 0, off, nb_hit;
 
-        if (i < p.nb_ops) {
-            op  = ops[i];
-            hit = op.x0 < tx1 && op.x1 > tx0 && op.y0 < ty1 && op.y1 > ty0;
-        }
-        ballot = __ballot_sync(0xffffffffu, hit);
-        if (lane == 0)
-            warp_count[warp] = __popc(ballot);
-        __syncthreads();
-        for (int w = 0; w < NB_WARPS; w++) {
-            if (w < warp)
-                off += warp_count[w];
-            total += warp_count[w];
-        }
-        off += __popc(ballot & ((1u << lane) - 1));
+        if (k < nb_chunks)
+            hit = meets(&boxes[k], tx0, tx1, ty0, ty1);
+        nb_hit = block_compact(hit, &off, warp_count, lane, warp);
         if (hit)
-            sops[off] = op;
+            chunks[off] = k;
         __syncthreads();
-        if (inside)
-            for (int k = 0; k < total; k++)
-                if (dtc_touches(&sops[k], hsub, vsub, sx, sy))
-                    v = dtc_blend_sample(v, &sops[k], atlas, c, hsub, vsub, sx, sy);
-        __syncthreads();
+
+        /* NB_WARPS chunks at a time, one per warp, in order */
+        for (int g = 0; g < nb_hit; g += NB_WARPS) {
+            const int i = g + warp < nb_hit ? chunks[g + warp] * DTC_CHUNK + lane : p.nb_ops;
+            int total;
+            DTCOp op;
+
+            hit = 0;
+            if (i < p.nb_ops) {
+                op  = ops[i];
+                hit = meets(&op, tx0, tx1, ty0, ty1);
+            }
+            total = block_compact(hit, &off, warp_count, lane, warp);
+            if (hit)
+                sops[off] = op;
+            __syncthreads();
+            if (inside)
+                for (int j = 0; j < total; j++)
+                    if (dtc_touches(&sops[j], hsub, vsub, sx, sy))
+                        v = dtc_blend_sample(v, &sops[j], atlas, c, hsub, vsub, sx, sy);
+            __syncthreads();
+        }
     }
 
     if (inside)

@@ -46,6 +46,18 @@
 
 #define DTC_MAX_CHANNELS 4
 
+/**
+ * Operations come in chunks of DTC_CHUNK, each with its bounding box: the
+ * kernel reads the boxes first and then only the chunks whose box meets
+ * its tile. The boxes follow the operations in the same array (DTCOp
+ * entries of which only x0, y0, x1, y1 count); dtc_finish_ops() writes
+ * them.
+ */
+#define DTC_CHUNK 32
+#define DTC_NB_CHUNKS(nb_ops)  (((nb_ops) + DTC_CHUNK - 1) / DTC_CHUNK)
+/** DTCOp entries the kernel reads for nb_ops operations */
+#define DTC_NB_ENTRIES(nb_ops) ((nb_ops) + DTC_NB_CHUNKS(nb_ops))
+
 #define DTC_OP_RECT 0   ///< ff_blend_rectangle()
 #define DTC_OP_MASK 1   ///< ff_blend_mask() with an 8-bit mask
 
@@ -73,7 +85,7 @@ typedef struct DTCParams {
     unsigned long long ops;     ///< DTCOp[nb_ops] (CUdeviceptr)
     unsigned long long atlas;   ///< glyph masks (CUdeviceptr)
     int nb_channels;
-    int nb_ops;
+    int nb_ops;                 ///< operations; their chunk boxes follow them
     int x0, y0, x1, y1;         ///< union of the operations, luma samples
 } DTCParams;
 
@@ -190,6 +202,38 @@ DTC_FUNC int dtc_mask_op(DTCOp *op, int dst_w, int dst_h, int mask, int pitch,
     op->mask  = mask + ym0 * pitch + xm0;
     op->pitch = pitch;
     return 1;
+}
+
+/**
+ * Write the chunk boxes of ops[0..nb_ops) after them (ops has room for
+ * DTC_NB_ENTRIES(nb_ops) entries) and set p's nb_ops and the union of the
+ * operations; nb_ops > 0.
+ */
+DTC_FUNC void dtc_finish_ops(DTCOp *ops, int nb_ops, DTCParams *p)
+{
+    DTCOp *box = ops + nb_ops;
+
+    p->nb_ops = nb_ops;
+    for (int i = 0; i < nb_ops; i++) {
+        const DTCOp *op = &ops[i];
+        if (i % DTC_CHUNK == 0) {
+            if (i)
+                box++;
+            *box = *op;
+        }
+        if (box->x0 > op->x0) box->x0 = op->x0;
+        if (box->y0 > op->y0) box->y0 = op->y0;
+        if (box->x1 < op->x1) box->x1 = op->x1;
+        if (box->y1 < op->y1) box->y1 = op->y1;
+    }
+    p->x0 = ops[nb_ops].x0; p->y0 = ops[nb_ops].y0;
+    p->x1 = ops[nb_ops].x1; p->y1 = ops[nb_ops].y1;
+    for (DTCOp *b = ops + nb_ops + 1; b <= box; b++) {
+        if (p->x0 > b->x0) p->x0 = b->x0;
+        if (p->y0 > b->y0) p->y0 = b->y0;
+        if (p->x1 < b->x1) p->x1 = b->x1;
+        if (p->y1 < b->y1) p->y1 = b->y1;
+    }
 }
 
 #if !(defined(__CUDACC__) || defined(__CUDA__))

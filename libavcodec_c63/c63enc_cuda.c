@@ -736,7 +736,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             int win_stride = span + 12, win_rows = span + 8;
             int items = 2 * r * ((2 * r + 3) / 4);
             int threads = av_clip(FFALIGN(items, 32), 32, 256);
-            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &win_rows };
+            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride };
             if ((ret = launch(avctx, s->f_me, w / 8, h / 8, threads, 1,
                               win_stride * win_rows, args)) < 0)
                 goto end;

@@ -172,29 +172,29 @@ static void free_host(DrawTextCudaContext *c, DTCOp *ops)
         av_free(ops);
 }
 
-/* Room for one more operation; the pinned buffer only grows. */
-static DTCOp *new_op(AVFilterContext *ctx)
+/* Room for n entries; the pinned buffer only grows. */
+static int reserve_ops(AVFilterContext *ctx, int n)
 {
     DrawTextContext *s = ctx->priv;
     DrawTextCudaContext *c = s->backend_priv;
     CudaFunctions *cu = c->hwctx->internal->cuda_dl;
 
-    if (c->nb_ops == c->ops_size) {
-        int size = FFMAX(c->ops_size * 2, 256);
+    if (n > c->ops_size) {
+        int size = FFMAX3(c->ops_size * 2, 256, n);
         DTCOp *ops;
         CUdeviceptr d_ops;
 
-        if (size > INT_MAX / (int)sizeof(DTCOp))
-            return NULL;
+        if (n < 0 || size > INT_MAX / (int)sizeof(DTCOp))
+            return AVERROR(ENOMEM);
         if (c->mem_alloc_host) {
             if (CHECK_CU(c->mem_alloc_host((void **)&ops, size * sizeof(DTCOp))) < 0)
-                return NULL;
+                return AVERROR(ENOMEM);
         } else if (!(ops = av_malloc(size * sizeof(DTCOp)))) {
-            return NULL;
+            return AVERROR(ENOMEM);
         }
         if (CHECK_CU(cu->cuMemAlloc(&d_ops, size * sizeof(DTCOp))) < 0) {
             free_host(c, ops);
-            return NULL;
+            return AVERROR(ENOMEM);
         }
         if (c->ops) {
             memcpy(ops, c->ops, c->nb_ops * sizeof(DTCOp));
@@ -207,6 +207,16 @@ static DTCOp *new_op(AVFilterContext *ctx)
         c->d_ops    = d_ops;
         c->ops_size = size;
     }
+    return 0;
+}
+
+static DTCOp *new_op(AVFilterContext *ctx)
+{
+    DrawTextContext *s = ctx->priv;
+    DrawTextCudaContext *c = s->backend_priv;
+
+    if (c->nb_ops == INT_MAX || reserve_ops(ctx, c->nb_ops + 1) < 0)
+        return NULL;
     return &c->ops[c->nb_ops++];
 }
 
@@ -306,13 +316,11 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *frame)
         c->atlas_uploaded = c->atlas_size;
     }
 
-    p.x0 = INT_MAX; p.y0 = INT_MAX; p.x1 = INT_MIN; p.y1 = INT_MIN;
-    for (int i = 0; i < c->nb_ops; i++) {
-        p.x0 = FFMIN(p.x0, c->ops[i].x0);
-        p.y0 = FFMIN(p.y0, c->ops[i].y0);
-        p.x1 = FFMAX(p.x1, c->ops[i].x1);
-        p.y1 = FFMAX(p.y1, c->ops[i].y1);
-    }
+    if (c->nb_ops > INT_MAX - DTC_NB_CHUNKS(c->nb_ops))
+        return AVERROR(ENOMEM);
+    if ((ret = reserve_ops(ctx, DTC_NB_ENTRIES(c->nb_ops))) < 0)
+        return ret;
+    dtc_finish_ops(c->ops, c->nb_ops, &p);
     for (int i = 0; i < p.nb_channels; i++) {
         const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(c->sw_format);
         int plane = desc->comp[i].plane;
@@ -322,10 +330,9 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *frame)
     }
     p.ops    = c->d_ops;
     p.atlas  = c->d_atlas;
-    p.nb_ops = c->nb_ops;
 
     ret = CHECK_CU(cu->cuMemcpyHtoDAsync(c->d_ops, c->ops,
-                                         c->nb_ops * sizeof(DTCOp), stream));
+                                         DTC_NB_ENTRIES(c->nb_ops) * sizeof(DTCOp), stream));
     if (ret < 0)
         return ret;
     if ((ret = CHECK_CU(cu->cuEventRecord(c->ops_done, stream))) < 0)

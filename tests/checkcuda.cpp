@@ -233,7 +233,7 @@ static void run_me(const uint8_t *cur, const uint8_t *ref, int w, int h, int r, 
     dr.up(ref, (size_t)w * h);
     me_params(r, &ws, &wr, &threads);
     CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
-    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &wr };
+    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws };
     launch(f_me, w / 8, h / 8, threads, 1, ws * wr, args);
     dm.down(out, nb * sizeof(C63MV));
 }
@@ -888,7 +888,7 @@ static void bench(void)
     {
         CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
         int ww = w, hh = h, rr = r;
-        void *args[] = { &mv, &c, &rf, &ww, &hh, &rr, &ws, &wr };
+        void *args[] = { &mv, &c, &rf, &ww, &hh, &rr, &ws };
         launch(f_me, bw, bh, threads, 1, ws * wr, args);
         CK(cu->cuEventRecord(e0, NULL));
         for (int i = 0; i < reps; i++)
@@ -1027,12 +1027,14 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
         ch[c].data = (uintptr_t)(twin[desc->comp[c].plane].data() + desc->comp[c].offset);
     dtc_draw_cpu(ch, desc->nb_components, ops.data(), (int)ops.size(), atlas.data());
 
-    /* the kernel */
+    /* the kernel, with the chunk boxes after the operations */
+    memset(&p, 0, sizeof(p));
+    ops.resize(DTC_NB_ENTRIES(nb_ops));
+    dtc_finish_ops(ops.data(), nb_ops, &p);
     DevBuf d_atlas(atlas.size()), d_ops(ops.size() * sizeof(DTCOp));
     std::vector<DevBuf *> d_pic(4, (DevBuf *)NULL);
     d_atlas.up(atlas.data(), atlas.size());
     d_ops.up(ops.data(), ops.size() * sizeof(DTCOp));
-    memset(&p, 0, sizeof(p));
     for (int pl = 0; pl < 4; pl++)
         if (linesize[pl]) {
             d_pic[pl] = new DevBuf(pic[pl].size());
@@ -1045,13 +1047,6 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
     p.nb_channels = desc->nb_components;
     p.ops    = d_ops.p;
     p.atlas  = d_atlas.p;
-    p.nb_ops = (int)ops.size();
-    p.x0 = p.y0 = 1 << 30;
-    p.x1 = p.y1 = -(1 << 30);
-    for (const DTCOp &op : ops) {
-        p.x0 = std::min(p.x0, op.x0); p.y0 = std::min(p.y0, op.y0);
-        p.x1 = std::max(p.x1, op.x1); p.y1 = std::max(p.y1, op.y1);
-    }
     void *args[] = { &p };
     CK(cu->cuLaunchKernel(f_drawtext, (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1,
                           (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1, p.nb_channels,
@@ -1087,8 +1082,9 @@ static void test_drawtext(void)
         AV_PIX_FMT_YUYV422, AV_PIX_FMT_UYVY422, AV_PIX_FMT_RGB24,  AV_PIX_FMT_BGR24,
         AV_PIX_FMT_GRAY8,
     };
+    /* 9000 operations: more chunk boxes than one block reads at once */
     static const int sizes[][3] = { { 1, 1, 3 }, { 33, 17, 40 }, { 97, 63, 300 },
-                                    { 321, 241, 700 } };
+                                    { 321, 241, 700 }, { 97, 63, 9000 } };
     printf("drawtext_cuda kernel against dtc_draw_cpu:\n");
     for (enum AVPixelFormat f : formats)
         for (const auto &s : sizes)

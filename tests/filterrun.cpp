@@ -28,8 +28,9 @@
  * one input and one output (e.g. "drawtext=..."). WARMUP + FRAMES frames
  * are fed to it one by one, cycling over the distinct pictures, with pts
  * 0, 1, 2, ... in a time base of 1/25. Each is a fresh writable frame: a
- * copy in system memory, or with --cuda a frame of a CUDA frames pool that
- * the picture was uploaded to. Making that frame is not timed; what is
+ * copy in system memory (whose memory filterrun frees after the timed
+ * part), or with --cuda a frame of a CUDA frames pool that the picture
+ * was uploaded to. Making that frame is not timed; what is
  * timed, per frame, is handing it to the graph and taking out what the
  * graph returns, and with --cuda then waiting for the device
  * (cuStreamSynchronize on the device's stream), so that the GPU work of
@@ -50,10 +51,16 @@
  *                     with one input (e.g. "scale=1920:1080,format=nv12")
  *   --then N SOURCE2  from frame N on, the pictures come from SOURCE2
  *                     (e.g. another size: a change mid-stream)
+ *   --batch           throughput instead of per-frame times: every frame
+ *                     is made first; then the frames after the warm-up
+ *                     are fed back to back, and the device is waited for
+ *                     only after the last one, so that host and GPU work
+ *                     of successive frames overlap as in a pipeline
  *
  * Without --md5, prints to stdout one line:
  *   filterrun: FRAMES frames, mean M us, median D us, min A us, max B us
- * over the frames after the warm-up. Exits 0, or on an error prints
+ * over the frames after the warm-up; with --batch:
+ *   filterrun: FRAMES frames back to back, T us a frame Exits 0, or on an error prints
  * FFmpeg's message and exits 1.
  */
 
@@ -78,6 +85,12 @@ extern "C" {
 #include "libavfilter/buffersrc.h"
 #include "libavformat/avformat.h"
 #include "libavcodec/avcodec.h"
+}
+
+/* The buffers of fed system-memory frames are freed by filterrun, outside
+ * the timed part, not by the unref in the graph. */
+static void keep_free(void *opaque, uint8_t *data)
+{
 }
 
 static int fail(const char *what, int err)
@@ -296,14 +309,19 @@ int main(int argc, char **argv)
     AVFrame *outf = av_frame_alloc(), *swf = av_frame_alloc();
     CudaFunctions *cu = NULL;
     AVCUDADeviceContext *hwctx = NULL;
-    int i, ret, argi = 1, nout = 0;
+    int i, ret, argi = 1, nout = 0, batch = 0;
     double sum = 0;
+    std::vector<AVFrame *> made;
+    std::vector<AVBufferRef *> kept;
+    int64_t tb0 = 0;
 
     for (; argi < argc && argv[argi][0] == '-'; argi++) {
         if (!strcmp(argv[argi], "--cuda"))
             cuda = 1;
         else if (!strcmp(argv[argi], "--md5"))
             md5 = 1;
+        else if (!strcmp(argv[argi], "--batch"))
+            batch = 1;
         else if (!strcmp(argv[argi], "-n") && argi + 1 < argc)
             frames = atoi(argv[++argi]);
         else if (!strcmp(argv[argi], "-w") && argi + 1 < argc)
@@ -321,8 +339,8 @@ int main(int argc, char **argv)
         } else
             break;
     }
-    if (argc - argi != 2 || frames < 1 || warmup < 0 || distinct < 1) {
-        fprintf(stderr, "usage: filterrun [--cuda] [--md5] [-n FRAMES] [-w WARMUP] [-k DISTINCT] "
+    if (argc - argi != 2 || frames < 1 || warmup < 0 || distinct < 1 || (batch && md5)) {
+        fprintf(stderr, "usage: filterrun [--cuda] [--md5 | --batch] [-n FRAMES] [-w WARMUP] [-k DISTINCT] "
                         "[--input FILE] [--write N FILE TEXT]... [--then N SOURCE2] SOURCE FILTERS\n");
         return 2;
     }
@@ -386,36 +404,72 @@ int main(int argc, char **argv)
         (ret = avfilter_graph_config(g, NULL)) < 0)
         return fail("filter graph", ret);
 
+    /* frame i, fresh and writable, where the filter takes it */
+    auto make_frame = [&](int i, AVFrame **pf) -> int {
+        int second = then_desc && i >= then_n;
+        const AVFrame *p = second ? pics2[i % pics2.size()] : pics[i % pics.size()];
+        AVFrame *f = av_frame_alloc();
+        int ret;
+
+        *pf = f;
+        if (!f)
+            return fail("frame", AVERROR(ENOMEM));
+        if (cuda) {
+            if ((ret = av_hwframe_get_buffer(second ? pool2 : pool, f, 0)) < 0 ||
+                (ret = av_hwframe_transfer_data(f, p, 0)) < 0)
+                return fail("upload", ret);
+            cu->cuCtxPushCurrent(hwctx->cuda_ctx);
+            cu->cuStreamSynchronize(hwctx->stream);
+            cu->cuCtxPopCurrent(NULL);
+        } else {
+            f->format = p->format;
+            f->width  = p->width;
+            f->height = p->height;
+            if ((ret = av_frame_get_buffer(f, 0)) < 0 || (ret = av_frame_copy(f, p)) < 0)
+                return fail("frame copy", ret);
+            for (int k = 0; k < AV_NUM_DATA_POINTERS && f->buf[k]; k++) {
+                AVBufferRef *b = av_buffer_create(f->buf[k]->data, f->buf[k]->size,
+                                                  keep_free, NULL, 0);
+                if (!b)
+                    return fail("frame", AVERROR(ENOMEM));
+                kept.push_back(f->buf[k]);
+                f->buf[k] = b;
+            }
+        }
+        if ((ret = av_frame_copy_props(f, p)) < 0)
+            return fail("frame copy", ret);
+        f->pts      = i;
+        f->duration = 1;
+        return 0;
+    };
+    if (batch) {
+        made.resize(warmup + frames);
+        for (i = 0; i < warmup + frames; i++)
+            if (make_frame(i, &made[i]))
+                return 1;
+    }
+
     for (i = 0; i <= warmup + frames; i++) {
         int last = i == warmup + frames;
-        int second = then_desc && i >= then_n;
-        const AVFrame *p = last ? NULL : second ? pics2[i % pics2.size()] : pics[i % pics.size()];
         AVFrame *f = NULL;
         int64_t t0, t1;
 
         if (i > 0 && !last && (ret = do_writes(writes, i)) < 0)
             return 1;
-        if (p) {
-            if (!(f = av_frame_alloc()))
-                return fail("frame", AVERROR(ENOMEM));
+        if (!last && batch) {
+            f = made[i];
+            made[i] = NULL;
+        } else if (!last && make_frame(i, &f)) {
+            return 1;
+        }
+
+        if (batch && i == warmup) {
             if (cuda) {
-                if ((ret = av_hwframe_get_buffer(second ? pool2 : pool, f, 0)) < 0 ||
-                    (ret = av_hwframe_transfer_data(f, p, 0)) < 0)
-                    return fail("upload", ret);
                 cu->cuCtxPushCurrent(hwctx->cuda_ctx);
                 cu->cuStreamSynchronize(hwctx->stream);
                 cu->cuCtxPopCurrent(NULL);
-            } else {
-                f->format = p->format;
-                f->width  = p->width;
-                f->height = p->height;
-                if ((ret = av_frame_get_buffer(f, 0)) < 0 || (ret = av_frame_copy(f, p)) < 0)
-                    return fail("frame copy", ret);
             }
-            if ((ret = av_frame_copy_props(f, p)) < 0)
-                return fail("frame copy", ret);
-            f->pts      = i;
-            f->duration = 1;
+            tb0 = av_gettime_relative();
         }
 
         /* the last pass sends EOF and drains what the graph still holds */
@@ -440,18 +494,26 @@ int main(int argc, char **argv)
         }
         if (ret != AVERROR(EAGAIN) && !(last && ret == AVERROR_EOF))
             return fail("filtering", ret);
-        if (cuda) {
+        if (cuda && (!batch || i == warmup + frames - 1)) {
             cu->cuCtxPushCurrent(hwctx->cuda_ctx);
             cu->cuStreamSynchronize(hwctx->stream);
             cu->cuCtxPopCurrent(NULL);
         }
         t1 = av_gettime_relative();
         av_frame_free(&f);
+        if (!batch || last) {
+            for (AVBufferRef *b : kept)
+                av_buffer_unref(&b);
+            kept.clear();
+        }
+        if (batch && i == warmup + frames - 1)
+            printf("filterrun: %d frames back to back, %.1f us a frame\n",
+                   frames, (double)(t1 - tb0) / frames);
         if (i >= warmup && !last)
             times.push_back((double)(t1 - t0));
     }
 
-    if (!md5) {
+    if (!md5 && !batch) {
         for (double t : times)
             sum += t;
         std::sort(times.begin(), times.end());

@@ -15,6 +15,10 @@
 # drawtext, a CUDA frame for drawtext_cuda), and times each call; for
 # drawtext_cuda the time includes waiting for the device, so it is the
 # frame's host and GPU time together. Median and mean are printed.
+# Back to back (filterrun --batch): the same frames, all made first, fed
+# without waiting in between, the device waited for once after the last;
+# the time a frame is then what a pipeline sees, host and GPU work of
+# successive frames overlapping.
 # Kernel time: the drawtext_cuda kernel's mean time per launch from CUDA
 # events around each launch (tools/cudatime.cpp, preloaded).
 # Whole process: the wall time of ffmpeg running testsrc2 -> format=nv12
@@ -65,6 +69,8 @@ rtime() {
 fps() { awk -v t="$1" -v n="$N" 'BEGIN { printf "%.1f", n / t }'; }
 # "median mean" of a filterrun line
 med_mean() { sed -n 's/.*mean \([0-9.]*\) us, median \([0-9.]*\) us.*/\2 \1/p'; }
+# the time a frame of a filterrun --batch line
+per_frame() { sed -n 's/.*back to back, \([0-9.]*\) us a frame.*/\1/p'; }
 
 for size in 1920x1080 3840x2160; do
     src="testsrc2=s=$size:r=25,format=nv12"
@@ -85,6 +91,10 @@ for size in 1920x1080 3840x2160; do
         line="bench: drawtext $size $case (nv12), per frame: drawtext median $cm us (mean $ca), drawtext_cuda median $gm us (mean $ga), ${x}x"
         [ -n "$k" ] && line="$line; kernel $k us/launch (CUDA events)"
         echo "$line"
+        cb=$("$FILTERRUN" --batch -n $N "$src" "drawtext=$opts" | per_frame)
+        gb=$("$FILTERRUN" --batch --cuda -n $N "$src" "drawtext_cuda=$opts" | per_frame)
+        x=$(awk -v c="$cb" -v g="$gb" 'BEGIN { printf "%.1f", c / g }')
+        echo "bench: drawtext $size $case (nv12), back to back: drawtext $cb us a frame, drawtext_cuda $gb us a frame, ${x}x"
         c0=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12")
         c1=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12,drawtext=$opts")
         g0=$(rtime -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "testsrc2=s=$size:r=25" \
