@@ -31,6 +31,7 @@
 #include "libavcodec/decode.h"
 #include "libavcodec/get_bits.h"
 #include "libavcodec/jpegtables.h"
+#include "libavcodec/videodsp.h"
 #include "libavcodec/vlc.h"
 
 #include "c63.h"
@@ -43,11 +44,12 @@ static const VLCElem *dc_vlc[2], *ac_vlc[2];
 
 typedef struct C63DecContext {
     C63DSPContext dsp;
+    VideoDSPContext vdsp;
     C63Geometry   geo;
     int           have_geo;
-    int           have_ref;
-    uint8_t      *recon[2][3];  ///< padded planes: current and previous
-    int           cur;
+    AVFrame      *ref;          ///< the last output frame, reconstruction of the
+                                ///  whole padded picture (coded size); empty
+                                ///  when there is no reference
     uint8_t      *data;         ///< unstuffed entropy-coded data
     unsigned      data_size;
 } C63DecContext;
@@ -84,16 +86,10 @@ static av_cold int c63_decode_init(AVCodecContext *avctx)
 
     avctx->pix_fmt = AV_PIX_FMT_YUV420P;
     ff_c63dsp_init(&s->dsp);
+    ff_videodsp_init(&s->vdsp, 8);
     ff_thread_once(&once, init_static);
-    return 0;
-}
-
-static void free_planes(C63DecContext *s)
-{
-    for (int i = 0; i < 2; i++)
-        for (int p = 0; p < 3; p++)
-            av_freep(&s->recon[i][p]);
-    s->have_geo = s->have_ref = 0;
+    s->ref = av_frame_alloc();
+    return s->ref ? 0 : AVERROR(ENOMEM);
 }
 
 static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, int height)
@@ -115,15 +111,11 @@ static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, in
     if ((ret = ff_set_dimensions(avctx, width, height)) < 0)
         return ret;
 
+    /* Blocks are decoded straight into the output frames, which hold the
+     * whole padded picture: the coded size. */
     ff_c63_geometry(&s->geo, width, height);
-    for (int i = 0; i < 2; i++)
-        for (int p = 0; p < 3; p++) {
-            s->recon[i][p] = av_mallocz((size_t)s->geo.w[p] * s->geo.h[p]);
-            if (!s->recon[i][p]) {
-                free_planes(s);
-                return AVERROR(ENOMEM);
-            }
-        }
+    avctx->coded_width  = s->geo.w[0];
+    avctx->coded_height = s->geo.h[0];
     s->have_geo = 1;
     return 0;
 }
@@ -274,13 +266,14 @@ typedef struct BlockState {
 } BlockState;
 
 static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
-                        int plane, int bx, int by, int keyframe,
+                        AVFrame *cur, int plane, int bx, int by, int keyframe,
                         BlockState *st, int *dc, const uint8_t q[64])
 {
     const C63Geometry *g = &s->geo;
     const int chroma = plane > 0;
-    const ptrdiff_t stride = g->w[plane];
-    uint8_t *dst = s->recon[s->cur][plane] + 8 * by * stride + 8 * bx;
+    const ptrdiff_t stride = cur->linesize[plane];
+    const ptrdiff_t ref_stride = s->ref->linesize[plane];
+    uint8_t *dst = cur->data[plane] + 8 * by * stride + 8 * bx;
     const uint8_t *pred = NULL;
     DECLARE_ALIGNED(16, int16_t, coef)[64];
     DECLARE_ALIGNED(16, int16_t, res)[64];
@@ -325,7 +318,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
                    mv.x, mv.y, bx, by, plane);
             return AVERROR_INVALIDDATA;
         }
-        pred        = s->recon[!s->cur][plane] + y * stride + x;
+        pred        = s->ref->data[plane] + y * ref_stride + x;
         st->left    = mv;
     }
     st->left_mv = use_mv;
@@ -344,33 +337,52 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     }
     coef[0] = *dc;
 
-    for (int k = 1; k < 64;) {
-        int code = get_vlc2(gb, ac_vlc[chroma], VLC_BITS, 2);
-        int run  = code >> 4;
-        size     = code & 15;
-        if (code < 0) {
-            av_log(avctx, AV_LOG_ERROR, "Invalid AC code in block (%d,%d) of plane %d\n",
-                   bx, by, plane);
-            return AVERROR_INVALIDDATA;
-        }
-        if (!size) {
-            if (!run)
-                break;                  /* EOB */
-            run = 16;                   /* ZRL */
-            if (k + run > 63)
-                goto bad_run;
+    {
+        /* one open reader for the whole AC loop, as mjpegdec does: a run/size
+         * code of at most 16 bits leaves 9 bits in the cache, enough for all
+         * but the largest magnitudes */
+        OPEN_READER(re, gb);
+        for (int k = 1; k < 64;) {
+            int code, run;
+
+            UPDATE_CACHE(re, gb);
+            GET_VLC(code, re, gb, ac_vlc[chroma], VLC_BITS, 2);
+            if (code < 0) {
+                CLOSE_READER(re, gb);
+                av_log(avctx, AV_LOG_ERROR, "Invalid AC code in block (%d,%d) of plane %d\n",
+                       bx, by, plane);
+                return AVERROR_INVALIDDATA;
+            }
+            run  = code >> 4;
+            size = code & 15;
+            if (!size) {
+                if (!run)
+                    break;                  /* EOB */
+                run = 16;                   /* ZRL */
+                if (k + run > 63)
+                    goto bad_run;
+                k += run;
+                continue;
+            }
             k += run;
-            continue;
-        }
-        k += run;
-        if (k > 63) {
+            if (k > 63) {
 bad_run:
-            av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
-                   bx, by, plane);
-            return AVERROR_INVALIDDATA;
+                CLOSE_READER(re, gb);
+                av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
+                       bx, by, plane);
+                return AVERROR_INVALIDDATA;
+            }
+            if (size > MIN_CACHE_BITS - 16)
+                UPDATE_CACHE(re, gb);
+            {
+                int cache = GET_CACHE(re, gb);
+                int sign  = ~cache >> 31;
+                coef[k++] = (NEG_USR32(sign ^ cache, size) ^ sign) - sign;   /* get_xbits() */
+            }
+            LAST_SKIP_BITS(re, gb, size);
+            ac = 1;
         }
-        coef[k++] = get_xbits(gb, size);
-        ac = 1;
+        CLOSE_READER(re, gb);
     }
 
     if (ac) {
@@ -381,12 +393,27 @@ bad_run:
         for (int i = 0; i < 64; i += 4)
             AV_WN64A(res + i, v4);
     }
-    s->dsp.add_pred(dst, stride, pred, stride, res);
+    s->dsp.add_pred(dst, stride, pred, ref_stride, res);
     return 0;
 }
 
+/* Prefetch the lines of the planes in [p0, p1) of macroblock row v from
+ * macroblock u on, in cur and (inter frames) ref: one cache line, four
+ * macroblocks of luma or eight of chroma. */
+static av_always_inline void prefetch_mbs(C63DecContext *s, const AVFrame *cur, const AVFrame *ref,
+                         int keyframe, int p0, int p1, int u, int v)
+{
+    for (int n = 0; n < 2 - keyframe; n++) {
+        const AVFrame *f = n ? ref : cur;
+        for (int p = p0; p < p1; p++) {
+            const int m = p ? 8 : 16;
+            s->vdsp.prefetch(f->data[p] + m * (v * f->linesize[p] + u), f->linesize[p], m);
+        }
+    }
+}
+
 static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
-                         int keyframe, const uint8_t q[3][64])
+                         AVFrame *cur, int keyframe, const uint8_t q[3][64])
 {
     const C63Geometry *g = &s->geo;
     BlockState st[3][2] = { { { 0 } } };   /* per plane, per block row of the MCU */
@@ -395,11 +422,18 @@ static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext 
 
     for (int v = 0; v < g->mb_h; v++) {
         for (int u = 0; u < g->mb_w; u++) {
+            /* Blocks are written into cur, and predicted from where the
+             * vectors point in the reference, near the block: ask for the
+             * lines of both one cache line ahead. */
+            if (!(u & 3) && u + 4 < g->mb_w)
+                prefetch_mbs(s, cur, s->ref, keyframe, 0, 1, u + 4, v);
+            if (!(u & 7) && u + 8 < g->mb_w)
+                prefetch_mbs(s, cur, s->ref, keyframe, 1, 3, u + 8, v);
             for (int i = 0; i < 6; i++) {
                 int p  = i < 4 ? 0 : i - 3;
                 int bx = p ? u : 2 * u + (i & 1);
                 int by = p ? v : 2 * v + (i >> 1);
-                ret = decode_block(avctx, s, gb, p, bx, by, keyframe,
+                ret = decode_block(avctx, s, gb, cur, p, bx, by, keyframe,
                                    &st[p][p ? 0 : i >> 1], &dc[p], q[p]);
                 if (ret < 0)
                     return ret;
@@ -441,7 +475,7 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
     }
     if ((ret = setup_geometry(avctx, s, h.width, h.height)) < 0)
         return ret;
-    if (!h.keyframe && !s->have_ref) {
+    if (!h.keyframe && !s->ref->buf[0]) {
         av_log(avctx, AV_LOG_ERROR, "Inter frame without a reference frame\n");
         return AVERROR_INVALIDDATA;
     }
@@ -452,23 +486,17 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
     if ((ret = init_get_bits8(&gb, s->data, size)) < 0)
         return ret;
 
-    s->cur ^= 1;
-    ret = decode_blocks(avctx, s, &gb, h.keyframe, h.q);
+    if ((ret = ff_get_buffer(avctx, frame, AV_GET_BUFFER_FLAG_REF)) < 0)
+        return ret;
+    ret = decode_blocks(avctx, s, &gb, frame, h.keyframe, h.q);
+    av_frame_unref(s->ref);
     if (ret < 0) {
         /* The reconstruction is damaged; wait for the next keyframe. */
-        s->have_ref = 0;
         return ret;
     }
-    s->have_ref = 1;
+    if ((ret = av_frame_ref(s->ref, frame)) < 0)
+        return ret;
 
-    if ((ret = ff_get_buffer(avctx, frame, 0)) < 0)
-        return ret;
-    for (int p = 0; p < 3; p++) {
-        int w = p ? AV_CEIL_RSHIFT(h.width,  1) : h.width;
-        int hh = p ? AV_CEIL_RSHIFT(h.height, 1) : h.height;
-        av_image_copy_plane(frame->data[p], frame->linesize[p],
-                            s->recon[s->cur][p], s->geo.w[p], w, hh);
-    }
     if (h.keyframe)
         frame->flags |= AV_FRAME_FLAG_KEY;
     frame->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
@@ -479,13 +507,13 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
 static void c63_decode_flush(AVCodecContext *avctx)
 {
     C63DecContext *s = avctx->priv_data;
-    s->have_ref = 0;
+    av_frame_unref(s->ref);
 }
 
 static av_cold int c63_decode_close(AVCodecContext *avctx)
 {
     C63DecContext *s = avctx->priv_data;
-    free_planes(s);
+    av_frame_free(&s->ref);
     av_freep(&s->data);
     s->data_size = 0;
     return 0;
