@@ -18,6 +18,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "libavutil/avassert.h"
@@ -31,6 +32,7 @@
 #include "libavcodec/decode.h"
 #include "libavcodec/get_bits.h"
 #include "libavcodec/jpegtables.h"
+#include "libavcodec/threadprogress.h"
 #include "libavcodec/videodsp.h"
 #include "libavcodec/vlc.h"
 
@@ -42,6 +44,14 @@
 /* [0]: luminance, [1]: chrominance. Vectors use the luminance DC table. */
 static const VLCElem *dc_vlc[2], *ac_vlc[2];
 
+/* A block as the entropy decoder leaves it for the reconstruction. */
+typedef struct C63Block {
+    int16_t dc;                 ///< the DC coefficient
+    int8_t  mvx, mvy;           ///< the vector, if use_mv
+    uint8_t use_mv;
+    uint8_t ac;                 ///< any AC coefficient (else coef is unused)
+} C63Block;
+
 typedef struct C63DecContext {
     C63DSPContext dsp;
     VideoDSPContext vdsp;
@@ -52,6 +62,16 @@ typedef struct C63DecContext {
                                 ///  when there is no reference
     uint8_t      *data;         ///< unstuffed entropy-coded data
     unsigned      data_size;
+
+    /* The entropy decoder fills a row of blocks (6 per macroblock, in MCU
+     * order) that the reconstruction then reads: one row when both run in
+     * turn, every row of the frame when they run at once on two slice
+     * threads (see decode_job()). */
+    int           nb_slots;     ///< rows of blocks in blocks and coef
+    C63Block     *blocks;
+    int16_t     (*coef)[64];
+    ThreadProgress progress;    ///< rows entropy-decoded in the current frame
+    int           progress_init;
 } C63DecContext;
 
 static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits,
@@ -89,7 +109,18 @@ static av_cold int c63_decode_init(AVCodecContext *avctx)
     ff_videodsp_init(&s->vdsp, 8);
     ff_thread_once(&once, init_static);
     s->ref = av_frame_alloc();
-    return s->ref ? 0 : AVERROR(ENOMEM);
+    if (!s->ref)
+        return AVERROR(ENOMEM);
+    if (ff_thread_progress_init(&s->progress, 1) < 0)
+        return AVERROR(ENOMEM);
+    s->progress_init = 1;
+    return 0;
+}
+
+/* Entropy decoding and reconstruction at once, on two slice threads. */
+static int use_pipeline(const AVCodecContext *avctx)
+{
+    return (avctx->active_thread_type & FF_THREAD_SLICE) && avctx->thread_count > 1;
 }
 
 static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, int height)
@@ -116,6 +147,14 @@ static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, in
     ff_c63_geometry(&s->geo, width, height);
     avctx->coded_width  = s->geo.w[0];
     avctx->coded_height = s->geo.h[0];
+
+    s->nb_slots = use_pipeline(avctx) ? s->geo.mb_h : 1;
+    av_freep(&s->blocks);
+    av_freep(&s->coef);
+    s->blocks = av_malloc_array((size_t)s->nb_slots * s->geo.mb_w, 6 * sizeof(*s->blocks));
+    s->coef   = av_malloc_array((size_t)s->nb_slots * s->geo.mb_w, 6 * sizeof(*s->coef));
+    if (!s->blocks || !s->coef)
+        return AVERROR(ENOMEM);
     s->have_geo = 1;
     return 0;
 }
@@ -265,18 +304,13 @@ typedef struct BlockState {
     C63MV left;         ///< and that vector
 } BlockState;
 
+/* Entropy-decode one block into *blk and coef (zeroed first). */
 static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
-                        AVFrame *cur, int plane, int bx, int by, int keyframe,
-                        BlockState *st, int *dc, const uint8_t q[64])
+                        int plane, int bx, int by, int keyframe,
+                        BlockState *st, int *dc, C63Block *blk, int16_t coef[64])
 {
     const C63Geometry *g = &s->geo;
     const int chroma = plane > 0;
-    const ptrdiff_t stride = cur->linesize[plane];
-    const ptrdiff_t ref_stride = s->ref->linesize[plane];
-    uint8_t *dst = cur->data[plane] + 8 * by * stride + 8 * bx;
-    const uint8_t *pred = NULL;
-    DECLARE_ALIGNED(16, int16_t, coef)[64];
-    DECLARE_ALIGNED(16, int16_t, res)[64];
     int use_mv, size, diff, ac = 0;
 
     for (int i = 0; i < 64; i += 8)
@@ -318,10 +352,12 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
                    mv.x, mv.y, bx, by, plane);
             return AVERROR_INVALIDDATA;
         }
-        pred        = s->ref->data[plane] + y * ref_stride + x;
-        st->left    = mv;
+        blk->mvx = mv.x;
+        blk->mvy = mv.y;
+        st->left = mv;
     }
     st->left_mv = use_mv;
+    blk->use_mv = use_mv;
 
     size = get_vlc2(gb, dc_vlc[chroma], VLC_BITS, 2);
     if (size < 0 || size > 11) {
@@ -335,7 +371,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
         av_log(avctx, AV_LOG_ERROR, "DC coefficient out of range\n");
         return AVERROR_INVALIDDATA;
     }
-    coef[0] = *dc;
+    coef[0] = blk->dc = *dc;
 
     {
         /* one open reader for the whole AC loop, as mjpegdec does: a run/size
@@ -385,15 +421,35 @@ bad_run:
         CLOSE_READER(re, gb);
     }
 
-    if (ac) {
-        s->dsp.dequant_idct(res, coef, q);
-    } else {
-        /* the DC alone (frequent in inter frames): no transform */
-        uint64_t v4 = (uint16_t)ff_c63_dc_residual(*dc, q[0]) * 0x0001000100010001ULL;
-        for (int i = 0; i < 64; i += 4)
-            AV_WN64A(res + i, v4);
+    blk->ac = ac;
+    return 0;
+}
+
+/* Entropy-decode macroblock row v into row slot of blocks and coef. */
+static int decode_row(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
+                      int v, int keyframe, BlockState st[3][2], int dc[3], int slot)
+{
+    const C63Geometry *g = &s->geo;
+    C63Block *blk    = s->blocks + (size_t)slot * g->mb_w * 6;
+    int16_t (*coef)[64] = s->coef + (size_t)slot * g->mb_w * 6;
+    int ret;
+
+    for (int u = 0; u < g->mb_w; u++) {
+        for (int i = 0; i < 6; i++, blk++, coef++) {
+            int p  = i < 4 ? 0 : i - 3;
+            int bx = p ? u : 2 * u + (i & 1);
+            int by = p ? v : 2 * v + (i >> 1);
+            ret = decode_block(avctx, s, gb, p, bx, by, keyframe,
+                               &st[p][p ? 0 : i >> 1], &dc[p], blk, *coef);
+            if (ret < 0)
+                return ret;
+        }
     }
-    s->dsp.add_pred(dst, stride, pred, ref_stride, res);
+    /* Decoders may read at most 7 zero bits past the data (quirk Q2). */
+    if (get_bits_left(gb) < -7) {
+        av_log(avctx, AV_LOG_ERROR, "Entropy-coded data ends too early (MCU row %d)\n", v);
+        return AVERROR_INVALIDDATA;
+    }
     return 0;
 }
 
@@ -401,7 +457,7 @@ bad_run:
  * macroblock u on, in cur and (inter frames) ref: one cache line, four
  * macroblocks of luma or eight of chroma. */
 static av_always_inline void prefetch_mbs(C63DecContext *s, const AVFrame *cur, const AVFrame *ref,
-                         int keyframe, int p0, int p1, int u, int v)
+                                          int keyframe, int p0, int p1, int u, int v)
 {
     for (int n = 0; n < 2 - keyframe; n++) {
         const AVFrame *f = n ? ref : cur;
@@ -412,6 +468,88 @@ static av_always_inline void prefetch_mbs(C63DecContext *s, const AVFrame *cur, 
     }
 }
 
+/* Reconstruct macroblock row v of cur from row slot of blocks and coef. */
+static void reconstruct_row(C63DecContext *s, AVFrame *cur, int v, int keyframe,
+                            const uint8_t q[3][64], int slot)
+{
+    const C63Geometry *g = &s->geo;
+    const AVFrame *ref   = s->ref;
+    const C63Block *blk  = s->blocks + (size_t)slot * g->mb_w * 6;
+    const int16_t (*coef)[64] = (const int16_t (*)[64])s->coef + (size_t)slot * g->mb_w * 6;
+    DECLARE_ALIGNED(16, int16_t, res)[64];
+
+    for (int u = 0; u < g->mb_w; u++) {
+        /* Blocks are written into cur, and predicted from where the
+         * vectors point in the reference, near the block: ask for the
+         * lines of both one cache line ahead. */
+        if (!(u & 3) && u + 4 < g->mb_w)
+            prefetch_mbs(s, cur, ref, keyframe, 0, 1, u + 4, v);
+        if (!(u & 7) && u + 8 < g->mb_w)
+            prefetch_mbs(s, cur, ref, keyframe, 1, 3, u + 8, v);
+        for (int i = 0; i < 6; i++, blk++, coef++) {
+            const int p  = i < 4 ? 0 : i - 3;
+            const int bx = p ? u : 2 * u + (i & 1);
+            const int by = p ? v : 2 * v + (i >> 1);
+            const ptrdiff_t stride = cur->linesize[p], ref_stride = ref->linesize[p];
+            const uint8_t *pred = blk->use_mv ?
+                ref->data[p] + (8 * by + blk->mvy) * ref_stride + 8 * bx + blk->mvx : NULL;
+
+            if (blk->ac) {
+                s->dsp.dequant_idct(res, *coef, q[p]);
+            } else {
+                /* the DC alone (frequent in inter frames): no transform */
+                uint64_t v4 = (uint16_t)ff_c63_dc_residual(blk->dc, q[p][0]) * 0x0001000100010001ULL;
+                for (int k = 0; k < 64; k += 4)
+                    AV_WN64A(res + k, v4);
+            }
+            s->dsp.add_pred(cur->data[p] + 8 * by * stride + 8 * bx, stride, pred, ref_stride, res);
+        }
+    }
+}
+
+typedef struct DecodeJob {
+    GetBitContext *gb;
+    AVFrame       *cur;
+    int            keyframe;
+    const uint8_t (*q)[64];
+    int            ret;         ///< the entropy decoder's result
+    atomic_int     failed;      ///< the entropy decoder stopped on an error
+} DecodeJob;
+
+/* Slice-thread job 0 entropy-decodes the frame row by row, reporting each
+ * row done; job 1 reconstructs each row once it is reported, and stops
+ * when job 0 failed. Each row has its own slot, so that job 0 never waits;
+ * run one after the other, they still give the frame. */
+static int decode_job(AVCodecContext *avctx, void *arg, int job, int thread)
+{
+    C63DecContext *s = avctx->priv_data;
+    DecodeJob *j = arg;
+    const C63Geometry *g = &s->geo;
+
+    if (job == 0) {
+        BlockState st[3][2] = { { { 0 } } };
+        int dc[3] = { 0 };
+
+        for (int v = 0; v < g->mb_h; v++) {
+            j->ret = decode_row(avctx, s, j->gb, v, j->keyframe, st, dc, v);
+            if (j->ret < 0) {
+                atomic_store(&j->failed, 1);
+                ff_thread_progress_report(&s->progress, INT_MAX);
+                return 0;
+            }
+            ff_thread_progress_report(&s->progress, v + 1);
+        }
+    } else {
+        for (int v = 0; v < g->mb_h; v++) {
+            ff_thread_progress_await(&s->progress, v + 1);
+            if (atomic_load(&j->failed))
+                break;
+            reconstruct_row(s, j->cur, v, j->keyframe, j->q, v);
+        }
+    }
+    return 0;
+}
+
 static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
                          AVFrame *cur, int keyframe, const uint8_t q[3][64])
 {
@@ -420,30 +558,17 @@ static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext 
     int dc[3] = { 0 };                      /* DC predictors, per plane */
     int ret;
 
+    if (s->nb_slots > 1) {
+        DecodeJob j = { .gb = gb, .cur = cur, .keyframe = keyframe, .q = q };
+        atomic_init(&j.failed, 0);
+        ff_thread_progress_reset(&s->progress);
+        avctx->execute2(avctx, decode_job, &j, NULL, 2);
+        return j.ret;
+    }
     for (int v = 0; v < g->mb_h; v++) {
-        for (int u = 0; u < g->mb_w; u++) {
-            /* Blocks are written into cur, and predicted from where the
-             * vectors point in the reference, near the block: ask for the
-             * lines of both one cache line ahead. */
-            if (!(u & 3) && u + 4 < g->mb_w)
-                prefetch_mbs(s, cur, s->ref, keyframe, 0, 1, u + 4, v);
-            if (!(u & 7) && u + 8 < g->mb_w)
-                prefetch_mbs(s, cur, s->ref, keyframe, 1, 3, u + 8, v);
-            for (int i = 0; i < 6; i++) {
-                int p  = i < 4 ? 0 : i - 3;
-                int bx = p ? u : 2 * u + (i & 1);
-                int by = p ? v : 2 * v + (i >> 1);
-                ret = decode_block(avctx, s, gb, cur, p, bx, by, keyframe,
-                                   &st[p][p ? 0 : i >> 1], &dc[p], q[p]);
-                if (ret < 0)
-                    return ret;
-            }
-        }
-        /* Decoders may read at most 7 zero bits past the data (quirk Q2). */
-        if (get_bits_left(gb) < -7) {
-            av_log(avctx, AV_LOG_ERROR, "Entropy-coded data ends too early (MCU row %d)\n", v);
-            return AVERROR_INVALIDDATA;
-        }
+        if ((ret = decode_row(avctx, s, gb, v, keyframe, st, dc, 0)) < 0)
+            return ret;
+        reconstruct_row(s, cur, v, keyframe, q, 0);
     }
     return 0;
 }
@@ -514,6 +639,10 @@ static av_cold int c63_decode_close(AVCodecContext *avctx)
 {
     C63DecContext *s = avctx->priv_data;
     av_frame_free(&s->ref);
+    av_freep(&s->blocks);
+    av_freep(&s->coef);
+    if (s->progress_init)
+        ff_thread_progress_destroy(&s->progress);
     av_freep(&s->data);
     s->data_size = 0;
     return 0;
@@ -524,7 +653,7 @@ const FFCodec ff_c63_decoder = {
     CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
-    .p.capabilities = AV_CODEC_CAP_DR1,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_SLICE_THREADS,
     .priv_data_size = sizeof(C63DecContext),
     .init           = c63_decode_init,
     .close          = c63_decode_close,

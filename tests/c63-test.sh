@@ -12,6 +12,14 @@ case $mode in
 dec)        # decoded output md5 (reference decoder's md5 in the ref)
     ff -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - | md5
     ;;
+dec-threads) # the same md5 with 1, 2 and 3 slice threads
+    for t in 1 2 3; do
+        ff -threads $t -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - | md5 > "$TMP/t$t"
+    done
+    cmp -s "$TMP/t1" "$TMP/t2" && cmp -s "$TMP/t1" "$TMP/t3" ||
+        { echo "thread counts differ: $(cat "$TMP/t1" "$TMP/t2" "$TMP/t3")"; exit 1; }
+    cat "$TMP/t1"
+    ;;
 enc)        # encoded md5 from the stored input (reference encoder's md5)
     name=$1; shift
     xz -dc "$SAMPLES/$name.yuv.xz" |

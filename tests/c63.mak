@@ -7,6 +7,12 @@ C63_VECTORS = tiny odd_height qcif_keyint cif_testsrc2 cif_noise mandel hd1080_t
 FATE_C63_DEC = $(C63_VECTORS:%=fate-c63-dec-%)
 $(FATE_C63_DEC): CMD = $(C63_TEST) dec $(@:fate-c63-dec-%=%)
 
+# Decoder, slice threads: 1 (entropy decoding and reconstruction in turn),
+# 2 and 3 (at once) give the same frames, the reference decoder's md5.
+FATE_C63_DECT = $(C63_VECTORS:%=fate-c63-dec-threads-%)
+$(FATE_C63_DECT): CMD = $(C63_TEST) dec-threads $(@:fate-c63-dec-threads-%=%)
+FATE_C63_ALL += $(FATE_C63_DECT)
+
 # Encoder: every vector's stored input encodes to the reference encoder's md5.
 FATE_C63_ENC = $(C63_VECTORS:%=fate-c63-enc-%)
 $(FATE_C63_ENC): CMD = $(C63_TEST) enc $(@:fate-c63-enc-%=%)

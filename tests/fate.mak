@@ -17,6 +17,8 @@ include $(C63_TESTS)/robustness.mak
 $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 # The C-only runs compare with the references of the SIMD runs.
 $(FATE_C63_CPU0): REF = $(C63_TESTS)/ref/c63-$(@:fate-c63-cpu0-%=%)
+# Every thread count decodes to the single decoder reference.
+$(FATE_C63_DECT): REF = $(C63_TESTS)/ref/c63-dec-$(@:fate-c63-dec-threads-%=%)
 
 # After the generic REF above: its tests set REF of their own.
 include $(C63_TESTS)/c63-gpu.mak

@@ -13,7 +13,9 @@
 # Input: vtest.avi (768x576; fetched by tools/camera-clip.sh, which this
 # script does not run: it is skipped when the clip is absent) and its camera-like
 # 1080p version (bicubic upscale, fresh noise on every frame, fixed seed),
-# both decoded once to raw yuv420p. Each program reads the raw file and
+# both decoded once to raw yuv420p. Our decoder runs with one thread and
+# with two (entropy decoding and reconstruction at once). Each program
+# reads the raw file (or the stream) and
 # writes its output to a file; the figure is frames over wall time, the best
 # of RUNS runs (REF_RUNS for the slow reference encoder), and frames per
 # CPU second (user + system, all threads) of that run, which waiting for
@@ -87,6 +89,8 @@ wall() { echo "${1%% *}"; }
 cpu()  { echo "${1#* }"; }
 fps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t; else print "n/a" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
+# the same to two decimals, for thread counts against one thread
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 
 i=0
 while [ $i -lt 12 ] && awk '{ exit !($1 >= 1) }' /proc/loadavg; do sleep 5; i=$((i + 1)); done
@@ -123,23 +127,28 @@ for size in sd hd; do
                cmp -s -n "$rsize" "$TMP/$size.ref.c63" "$TMP/$size.ours2.c63" && echo identical || echo DIFFERENT)
         echo "bench-c63cpu: encode $label: reference $fr frames/s ($cr per CPU second)"
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($(ratio "$f1" "$fr") the reference; $c1 per CPU second, $(ratio "$c1" "$cr"))"
-        echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio "$f2" "$f1") one thread)"
+        echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio2 "$f2" "$f1") one thread)"
         echo "bench-c63cpu: encode $label: output $same to the reference's over its $rn frames"
     else
-        echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio "$f2" "$f1"))"
+        echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio2 "$f2" "$f1"))"
     fi
 
-    # decoder, of the stream just encoded
+    # decoder, of the stream just encoded: one thread, and two (entropy
+    # decoding and reconstruction at once)
     td=$(best_time "$RUNS" $FF -threads 1 -i "$TMP/$size.ours.c63" -f rawvideo -y "$TMP/$size.ours.yuv")
     fd=$(fps "$n" "$(wall "$td")"); cd=$(fps "$n" "$(cpu "$td")")
+    td2=$(best_time "$RUNS" $FF -threads 2 -i "$TMP/$size.ours.c63" -f rawvideo -y "$TMP/$size.ours2.yuv")
+    fd2=$(fps "$n" "$(wall "$td2")")
+    same2=$(cmp -s "$TMP/$size.ours.yuv" "$TMP/$size.ours2.yuv" && echo identical || echo DIFFERENT)
     if [ -n "$have_ref" ]; then
         tdr=$(best_time "$RUNS" "$REFDEC" "$TMP/$size.ref.c63" "$TMP/$size.refdec.yuv")
         fdr=$(fps "$rn" "$(wall "$tdr")"); cdr=$(fps "$rn" "$(cpu "$tdr")")
         same=$(cmp -s -n "$(wc -c < "$TMP/$size.refdec.yuv")" "$TMP/$size.refdec.yuv" "$TMP/$size.ours.yuv" &&
                echo identical || echo DIFFERENT)
         echo "bench-c63cpu: decode $label: reference $fdr frames/s ($cdr per CPU second), c63 $fd frames/s ($(ratio "$fd" "$fdr"); $cd per CPU second, $(ratio "$cd" "$cdr")); output $same"
+        echo "bench-c63cpu: decode $label: c63 2 threads $fd2 frames/s ($(ratio "$fd2" "$fdr") the reference, $(ratio2 "$fd2" "$fd") one thread); output $same2 to one thread's"
     else
-        echo "bench-c63cpu: decode $label: c63 $fd frames/s ($cd per CPU second)"
+        echo "bench-c63cpu: decode $label: c63 $fd frames/s ($cd per CPU second), 2 threads $fd2 frames/s ($(ratio2 "$fd2" "$fd")); output $same2 to one thread's"
     fi
 done
 exit 0
