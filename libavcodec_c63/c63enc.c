@@ -122,35 +122,41 @@ static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
     return 0;
 }
 
-/* Thread job: motion estimation, transform and reconstruction of MCU row v
- * of the frame arg. */
-static int encode_row(AVCodecContext *avctx, void *arg, int v, int thread)
+/* Thread job: motion estimation, transform and reconstruction of half
+ * (job & 1: the left or the right macroblocks) of MCU row job >> 1 of the
+ * frame arg. Half rows make the jobs small enough that the threads finish
+ * the frame within a short time of each other. */
+static int encode_row(AVCodecContext *avctx, void *arg, int job, int thread)
 {
     C63EncContext *s = avctx->priv_data;
     const AVFrame *frame = arg;
     const C63Geometry *g = &s->geo;
     const int key = s->coded.keyframe;
+    const int v = job >> 1;
+    const int u0 = job & 1 ? g->mb_w / 2 : 0, u1 = job & 1 ? g->mb_w : g->mb_w / 2;
     int16_t res[64];
 
-    /* The row's input into the padded planes (only this job reads it). */
+    /* The half row's input into the padded planes (only this job reads it). */
     for (int p = 0; p < 3; p++) {
-        const int rows = p ? 8 : 16, y0 = v * rows;
+        const int rows = p ? 8 : 16, y0 = v * rows, m = p ? 8 : 16;
         const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
         const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
-        if (y0 < h)
-            av_image_copy_plane(s->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
-                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
-                                frame->linesize[p], w, FFMIN(rows, h - y0));
+        const int x0 = u0 * m, x1 = FFMIN(u1 * m, w);
+        if (y0 < h && x0 < x1)
+            av_image_copy_plane(s->orig[p] + (ptrdiff_t)y0 * g->w[p] + x0, g->w[p],
+                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p] + x0,
+                                frame->linesize[p], x1 - x0, FFMIN(rows, h - y0));
     }
 
     for (int p = 0; p < 3; p++) {
         const ptrdiff_t stride = g->w[p];
         const int bw = g->w[p] / 8, rows = p ? 1 : 2;
+        const int bx0 = p ? u0 : 2 * u0, bx1 = p ? u1 : 2 * u1;
         const uint8_t *ref = s->recon[!s->cur][p];
         uint8_t *rec = s->recon[s->cur][p];
 
         for (int by = v * rows; by < (v + 1) * rows; by++) {
-            for (int bx = 0; bx < bw; bx++) {
+            for (int bx = bx0; bx < bx1; bx++) {
                 size_t b = (size_t)by * bw + bx;
                 const uint8_t *src = s->orig[p] + 8 * by * stride + 8 * bx;
                 const uint8_t *pred = NULL;
@@ -190,7 +196,7 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
 
     if (!s->coded.keyframe)
         avctx->execute2(avctx, bsum_rows, NULL, NULL, g->mb_h);
-    avctx->execute2(avctx, encode_row, (void *)frame, NULL, g->mb_h);
+    avctx->execute2(avctx, encode_row, (void *)frame, NULL, 2 * g->mb_h);
 
     if (s->entropy == ENTROPY_TWIN)
         ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
