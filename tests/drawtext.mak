@@ -99,6 +99,20 @@ FATE_DRAWTEXT_GPU += fate-drawtext-cuda-textreload-$(1)
 endef
 $(foreach f,yuv420p nv12 rgb0 yuyv422,$(eval $(call DRAWTEXT_RELOAD_TEST,$(f))))
 
+# Runtime commands that change the layout of a text that stays the same
+# (filterrun sends them before frame 3): from there on, the frames must be
+# those of a graph given the new values from the start.
+DRAWTEXT_CMD_OPTS = $(DRAWTEXT_FONT_OPT):textfile=@TEXTFILE@:fontsize=14:fontcolor=white:box=1:boxcolor=black@0.5:x=2:y=2
+DRAWTEXT_CMD_NEW  = line_spacing=9:tabsize=8:y_align=font
+define DRAWTEXT_CMD_TEST
+fate-drawtext-command-$(1):      CMD = $$(DRAWTEXT_SH) command cpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_CMD_OPTS)" "$$(DRAWTEXT_CMD_NEW)"
+fate-drawtext-cuda-command-$(1): CMD = $$(DRAWTEXT_SH) command gpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_CMD_OPTS)" "$$(DRAWTEXT_CMD_NEW)"
+fate-drawtext-cuda-command-$(1): REF = $$(C63_TESTS)/ref/drawtext-command-$(1)
+FATE_DRAWTEXT_CPU += fate-drawtext-command-$(1)
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-command-$(1)
+endef
+$(foreach f,yuv420p nv12 rgb0 yuyv422,$(eval $(call DRAWTEXT_CMD_TEST,$(f))))
+
 fate-drawtext-filterrun:      CMD = $(DRAWTEXT_SH) time cpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x240:r=25,format=nv12" "$(DRAWTEXT_CASE_box)"
 fate-drawtext-cuda-filterrun: CMD = $(DRAWTEXT_SH) time gpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x240:r=25,format=nv12" "$(DRAWTEXT_CASE_box)"
 fate-drawtext-cuda-filterrun: REF = $(C63_TESTS)/ref/drawtext-filterrun

@@ -23,6 +23,12 @@
 #       textfile=@TEXTFILE@ with reload=1 in OPTS: tests/filterrun feeds
 #       8 frames one by one and rewrites the file before frames 0, 3 and 6;
 #       prints the frame checksums (gpu: drawtext_cuda's must be equal).
+#   drawtext.sh command cpu|gpu FILTERRUN SRC FORMAT OPTS NEW
+#       a three-line text with a tab in textfile=@TEXTFILE@; before
+#       frame 3, tests/filterrun sends the commands that set the options
+#       NEW (name=value:...); frames 3 to 7 must be those of OPTS:NEW from
+#       the start; prints the frame checksums (gpu: drawtext_cuda's must
+#       be equal).
 #   drawtext.sh time cpu|gpu FILTERRUN SRC OPTS
 #       the timed runner of the benchmark measures 5 frames.
 #   drawtext.sh sizechange FILTERRUN SRC1 SRC2 OPTS
@@ -31,7 +37,7 @@
 #       the filter is registered and -h filter=drawtext_cuda lists the
 #       options.
 
-mode=$1 ffmpeg=$2   # for reload and time, cpu|gpu; for sizechange, FILTERRUN
+mode=$1 ffmpeg=$2   # for reload, command and time, cpu|gpu; for sizechange, FILTERRUN
 shift 2
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -131,6 +137,53 @@ two lines" w6="3"
         fi
     fi
     cat "$tmp/cpu"
+    ;;
+command)
+    # commands before frame 3 set the options NEW (name=value:...) of a
+    # text that does not change: frames 0 to 2 must be those of the first
+    # options, 3 to 7 those of a graph given NEW from the start, and differ
+    # from the first options' (the layout was measured anew); gpu:
+    # drawtext_cuda's frames must equal drawtext's
+    side=$ffmpeg run=$1 src=$2 fmt=$3 opts=$(subst "$4" | sed "s|@TEXTFILE@|$tmp/text.txt|g") new=$5
+    case $fmt in
+    yuyv422|uyvy422) wrap="format=yuv422p,@,format=$fmt" ;;
+    *)               wrap="@" ;;
+    esac
+    text="Tab	stop
+second line
+3"
+    set --
+    for nv in $(echo "$new" | tr ':' ' '); do
+        set -- "$@" --command 3 drawtext "${nv%%=*}" "${nv#*=}"
+    done
+    feed() {  # feed FILTER [FILTERRUN OPTIONS]: the md5 of every frame
+        f=$1; shift
+        "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$text" "$@" "$src,format=$fmt" \
+            "$(echo "$wrap" | sed "s|@|$f|")"
+    }
+    feed "drawtext=$opts" "$@" > "$tmp/cmd" || exit 1
+    feed "drawtext=$opts" > "$tmp/old" || exit 1
+    feed "drawtext=$opts:$new" > "$tmp/new" || exit 1
+    if [ "$(head -n 3 "$tmp/cmd")" != "$(head -n 3 "$tmp/old")" ] ||
+       [ "$(tail -n 5 "$tmp/cmd")" != "$(tail -n 5 "$tmp/new")" ] ||
+       [ -n "$(tail -n 5 "$tmp/cmd" | grep -F -x -f - "$tmp/old")" ]; then
+        echo "drawtext: the frames after the commands are not those of $new"
+        exit 1
+    fi
+    if [ "$side" = gpu ]; then
+        set --
+        for nv in $(echo "$new" | tr ':' ' '); do
+            set -- "$@" --command 3 drawtext_cuda "${nv%%=*}" "${nv#*=}"
+        done
+        "$run" --cuda --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$text" "$@" "$src,format=$fmt" \
+            "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
+        if ! cmp -s "$tmp/cmd" "$tmp/gpu"; then
+            echo "drawtext_cuda and drawtext differ:"
+            diff "$tmp/cmd" "$tmp/gpu"
+            exit 1
+        fi
+    fi
+    cat "$tmp/cmd"
     ;;
 time)
     # the timed runner works: 5 frames measured

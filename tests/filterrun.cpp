@@ -46,6 +46,11 @@
  *   --write N FILE TEXT
  *                     write TEXT to FILE before frame N is fed (N = 0:
  *                     before the graph is made); may be repeated
+ *   --command N TARGET COMMAND ARG
+ *                     send COMMAND with ARG to the filters TARGET names
+ *                     (avfilter_graph_send_command()) before frame N is
+ *                     fed, N > 0; may be repeated; a refused command is
+ *                     an error
  *   --input FILE      the pictures are the first DISTINCT of FILE's video
  *                     stream, through SOURCE, which is then a filter chain
  *                     with one input (e.g. "scale=1920:1080,format=nv12")
@@ -280,6 +285,24 @@ struct Write {
     const char *path, *text;
 };
 
+struct Command {
+    int n;
+    const char *target, *cmd, *arg;
+};
+
+static int do_commands(AVFilterGraph *g, const std::vector<Command> &commands, int n)
+{
+    for (const Command &c : commands) {
+        char res[256] = "";
+        int ret;
+        if (c.n != n)
+            continue;
+        if ((ret = avfilter_graph_send_command(g, c.target, c.cmd, c.arg, res, sizeof(res), 0)) < 0)
+            return fail(c.cmd, ret);
+    }
+    return 0;
+}
+
 static int do_writes(const std::vector<Write> &writes, int n)
 {
     for (const Write &w : writes) {
@@ -300,6 +323,7 @@ int main(int argc, char **argv)
     const char *src_desc, *filt_desc, *then_desc = NULL, *input = NULL;
     std::vector<AVFrame *> pics, pics2;
     std::vector<Write> writes;
+    std::vector<Command> commands;
     std::vector<double> times;
     AVBufferRef *dev = NULL, *pool = NULL, *pool2 = NULL;
     AVFilterGraph *g = NULL;
@@ -331,6 +355,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[argi], "--write") && argi + 3 < argc) {
             writes.push_back({ atoi(argv[argi + 1]), argv[argi + 2], argv[argi + 3] });
             argi += 3;
+        } else if (!strcmp(argv[argi], "--command") && argi + 4 < argc) {
+            commands.push_back({ atoi(argv[argi + 1]), argv[argi + 2], argv[argi + 3], argv[argi + 4] });
+            argi += 4;
         } else if (!strcmp(argv[argi], "--input") && argi + 1 < argc) {
             input = argv[++argi];
         } else if (!strcmp(argv[argi], "--then") && argi + 2 < argc) {
@@ -341,7 +368,8 @@ int main(int argc, char **argv)
     }
     if (argc - argi != 2 || frames < 1 || warmup < 0 || distinct < 1 || (batch && md5)) {
         fprintf(stderr, "usage: filterrun [--cuda] [--md5 | --batch] [-n FRAMES] [-w WARMUP] [-k DISTINCT] "
-                        "[--input FILE] [--write N FILE TEXT]... [--then N SOURCE2] SOURCE FILTERS\n");
+                        "[--input FILE] [--write N FILE TEXT]... [--command N TARGET COMMAND ARG]... "
+                        "[--then N SOURCE2] SOURCE FILTERS\n");
         return 2;
     }
     src_desc  = argv[argi];
@@ -454,7 +482,7 @@ int main(int argc, char **argv)
         AVFrame *f = NULL;
         int64_t t0, t1;
 
-        if (i > 0 && !last && (ret = do_writes(writes, i)) < 0)
+        if (i > 0 && !last && ((ret = do_writes(writes, i)) < 0 || do_commands(g, commands, i)))
             return 1;
         if (!last && batch) {
             f = made[i];
