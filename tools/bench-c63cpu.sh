@@ -28,9 +28,14 @@
 # the frames both coded. The load average is printed first; the script
 # waits up to a minute for it to fall under 1.
 #
+# Two threads against one are also given as the median, over PAIRS pairs
+# of runs alternating one and two threads, of the ratio within a pair
+# (see pair_ratio()): on a host whose speed drifts, the ratio of two best
+# times is not a measure of the threads' scaling.
+#
 # Environment: SD_FRAMES (default 100), HD_FRAMES (20), OURS_SD_FRAMES
-# (400), OURS_HD_FRAMES (80), RUNS (3), REF_RUNS (2), CLIPS (folder for
-# vtest.avi, default BUILD/clips), TMPDIR.
+# (400), OURS_HD_FRAMES (80), RUNS (3), REF_RUNS (2), PAIRS (5), CLIPS
+# (folder for vtest.avi, default BUILD/clips), TMPDIR.
 set -u
 BUILD=$1
 REFENC=${2:-$BUILD/peers/c63enc}
@@ -42,6 +47,7 @@ OURS_HD_FRAMES=${OURS_HD_FRAMES:-80}
 [ "$OURS_SD_FRAMES" -ge "$SD_FRAMES" ] || OURS_SD_FRAMES=$SD_FRAMES
 [ "$OURS_HD_FRAMES" -ge "$HD_FRAMES" ] || OURS_HD_FRAMES=$HD_FRAMES
 RUNS=${RUNS:-3}
+PAIRS=${PAIRS:-5}
 REF_RUNS=${REF_RUNS:-2}
 FF="$BUILD/ffmpeg -nostdin -hide_banner -v error"
 TMP=${TMPDIR:-/tmp}/c63-bench-cpu.$$
@@ -85,6 +91,26 @@ best_time() {
     done
     echo "$best"
 }
+# The median, over PAIRS pairs of runs that alternate the shell functions
+# A and B, of the ratio of A's wall time to B's: a drift of the host's
+# speed from one run to the next then weighs on both sides of a pair
+# alike, where the best of separate series of runs can catch one side in
+# a fast moment and the other in a slow one.
+pair_ratio() {
+    fa=$1 fb=$2
+    : > "$TMP/pairs"
+    i=0
+    while [ $i -lt "$PAIRS" ]; do
+        t0=$(date +%s.%N)
+        $fa > /dev/null 2>&1 || { echo "bench-c63cpu: failed: $fa" >&2; echo n/a; return; }
+        t1=$(date +%s.%N)
+        $fb > /dev/null 2>&1 || { echo "bench-c63cpu: failed: $fb" >&2; echo n/a; return; }
+        t2=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "%.4f\n", (b - a) / (c - b) }' >> "$TMP/pairs"
+        i=$((i + 1))
+    done
+    sort -n "$TMP/pairs" | awk '{ r[NR] = $1 } END { m = NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2; printf "%.2fx", m }'
+}
 wall() { echo "${1%% *}"; }
 cpu()  { echo "${1#* }"; }
 fps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.2f", n / t; else print "n/a" }'; }
@@ -118,6 +144,9 @@ for size in sd hd; do
         -threads 2 -c:v c63 -f c63 -y "$TMP/$size.ours2.c63")
     f1=$(fps "$n" "$(wall "$t1")"); f2=$(fps "$n" "$(wall "$t2")")
     c1=$(fps "$n" "$(cpu "$t1")")
+    enc1() { $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" -threads 1 -c:v c63 -f c63 -y "$TMP/$size.p1.c63"; }
+    enc2() { $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" -threads 2 -c:v c63 -f c63 -y "$TMP/$size.p2.c63"; }
+    pe=$(pair_ratio enc1 enc2)
     if [ -n "$have_ref" ]; then
         tr=$(best_time "$REF_RUNS" "$REFENC" -w $w -h $h -o "$TMP/$size.ref.c63" "$refin")
         fr=$(fps "$rn" "$(wall "$tr")"); cr=$(fps "$rn" "$(cpu "$tr")")
@@ -127,10 +156,10 @@ for size in sd hd; do
                cmp -s -n "$rsize" "$TMP/$size.ref.c63" "$TMP/$size.ours2.c63" && echo identical || echo DIFFERENT)
         echo "bench-c63cpu: encode $label: reference $fr frames/s ($cr per CPU second)"
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($(ratio "$f1" "$fr") the reference; $c1 per CPU second, $(ratio "$c1" "$cr"))"
-        echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio2 "$f2" "$f1") one thread)"
+        echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio2 "$f2" "$f1") one thread; median of $PAIRS alternating pairs $pe)"
         echo "bench-c63cpu: encode $label: output $same to the reference's over its $rn frames"
     else
-        echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio2 "$f2" "$f1"))"
+        echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio2 "$f2" "$f1"); median of $PAIRS alternating pairs $pe)"
     fi
 
     # decoder, of the stream just encoded: one thread, and two (entropy
@@ -140,15 +169,18 @@ for size in sd hd; do
     td2=$(best_time "$RUNS" $FF -threads 2 -i "$TMP/$size.ours.c63" -f rawvideo -y "$TMP/$size.ours2.yuv")
     fd2=$(fps "$n" "$(wall "$td2")")
     same2=$(cmp -s "$TMP/$size.ours.yuv" "$TMP/$size.ours2.yuv" && echo identical || echo DIFFERENT)
+    dec1() { $FF -threads 1 -i "$TMP/$size.ours.c63" -f rawvideo -y "$TMP/$size.p1.yuv"; }
+    dec2() { $FF -threads 2 -i "$TMP/$size.ours.c63" -f rawvideo -y "$TMP/$size.p2.yuv"; }
+    pd=$(pair_ratio dec1 dec2)
     if [ -n "$have_ref" ]; then
         tdr=$(best_time "$RUNS" "$REFDEC" "$TMP/$size.ref.c63" "$TMP/$size.refdec.yuv")
         fdr=$(fps "$rn" "$(wall "$tdr")"); cdr=$(fps "$rn" "$(cpu "$tdr")")
         same=$(cmp -s -n "$(wc -c < "$TMP/$size.refdec.yuv")" "$TMP/$size.refdec.yuv" "$TMP/$size.ours.yuv" &&
                echo identical || echo DIFFERENT)
         echo "bench-c63cpu: decode $label: reference $fdr frames/s ($cdr per CPU second), c63 $fd frames/s ($(ratio "$fd" "$fdr"); $cd per CPU second, $(ratio "$cd" "$cdr")); output $same"
-        echo "bench-c63cpu: decode $label: c63 2 threads $fd2 frames/s ($(ratio "$fd2" "$fdr") the reference, $(ratio2 "$fd2" "$fd") one thread); output $same2 to one thread's"
+        echo "bench-c63cpu: decode $label: c63 2 threads $fd2 frames/s ($(ratio "$fd2" "$fdr") the reference, $(ratio2 "$fd2" "$fd") one thread; median of $PAIRS alternating pairs $pd); output $same2 to one thread's"
     else
-        echo "bench-c63cpu: decode $label: c63 $fd frames/s ($cd per CPU second), 2 threads $fd2 frames/s ($(ratio2 "$fd2" "$fd")); output $same2 to one thread's"
+        echo "bench-c63cpu: decode $label: c63 $fd frames/s ($cd per CPU second), 2 threads $fd2 frames/s ($(ratio2 "$fd2" "$fd"); median of $PAIRS alternating pairs $pd); output $same2 to one thread's"
     fi
 done
 exit 0
