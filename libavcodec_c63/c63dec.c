@@ -71,7 +71,6 @@ typedef struct C63DecContext {
     C63Block     *blocks;
     int16_t     (*coef)[64];
     ThreadProgress progress;    ///< rows entropy-decoded in the current frame
-    int           progress_init;
 } C63DecContext;
 
 static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits,
@@ -111,10 +110,7 @@ static av_cold int c63_decode_init(AVCodecContext *avctx)
     s->ref = av_frame_alloc();
     if (!s->ref)
         return AVERROR(ENOMEM);
-    if (ff_thread_progress_init(&s->progress, 1) < 0)
-        return AVERROR(ENOMEM);
-    s->progress_init = 1;
-    return 0;
+    return ff_thread_progress_init(&s->progress, 1);
 }
 
 /* Entropy decoding and reconstruction at once, on two slice threads. */
@@ -641,8 +637,7 @@ static av_cold int c63_decode_close(AVCodecContext *avctx)
     av_frame_free(&s->ref);
     av_freep(&s->blocks);
     av_freep(&s->coef);
-    if (s->progress_init)
-        ff_thread_progress_destroy(&s->progress);
+    ff_thread_progress_destroy(&s->progress);   /* also after a failed or no init */
     av_freep(&s->data);
     s->data_size = 0;
     return 0;
