@@ -26,13 +26,23 @@
  *
  * Per frame: the input is converted into zero-padded planes on the device
  * (CUDA frames directly, system-memory frames through a pinned staging
- * buffer), then the kernels run on the device context's stream: motion
- * estimation, transform and reconstruction, then entropy coding
- * (c63_ec_*, kernels/c63_ec.h) into the slot's device packet buffer,
- * header to EOI. Only the packet's size comes back on that stream; the
- * packer thread then copies the payload, and nothing else, into pinned
- * memory on a stream of its own. The coefficients never leave the device;
- * the reconstruction stays there as the next frame's reference.
+ * buffer and the slot's device copy, uploaded on a stream of their own),
+ * then the kernels run on the encoder's compute stream: motion estimation,
+ * transform and reconstruction, then entropy coding (c63_ec_*,
+ * kernels/c63_ec.h) into the slot's device packet buffer, header to EOI.
+ * Only the packet's size comes back on that stream; the packer thread then
+ * copies the payload, and nothing else, into pinned memory on a third
+ * stream. The coefficients never leave the device; the reconstruction
+ * stays there as the next frame's reference.
+ *
+ * The three streams are the encoder's own and do not block on other
+ * streams: the compute stream waits for a frame's input through an event,
+ * recorded on the upload stream or, for CUDA frames, on the stream of the
+ * frames' device context (where hwupload_cuda and NVDEC put their copies).
+ * So an upload of the next frame, which from pageable memory waits for
+ * everything queued before it on its stream, does not wait for this
+ * encoder's kernels, and the upload of a system-memory frame runs on the
+ * copy engine while the kernels of the frame before it run.
  *
  * With -entropy cpu the coefficients and vectors are copied back instead
  * and the packer codes them with the shared CPU writer (c63put.c), as
@@ -85,17 +95,23 @@ extern const unsigned int ff_c63_cuda_ptx_len;
 #define CONV_BLOCK_W  32
 #define CONV_BLOCK_H   8
 
+/* Stages timed by the slot's events on the compute stream (ev[i] to
+ * ev[i + 1]); the download adds the packer's copy, and the upload of a
+ * system-memory frame is timed on its own stream. */
 enum Stage {
-    STAGE_INPUT,            ///< upload and conversion
+    STAGE_CONVERT,          ///< conversion into the padded planes
     STAGE_ME,               ///< motion estimation
     STAGE_ENCODE,           ///< transform, quantisation, reconstruction
     STAGE_ENTROPY,          ///< entropy coding (GPU coder)
     STAGE_DOWNLOAD,         ///< the packet (or the coefficients) to the host
     NB_STAGES,
+    STAGE_UPLOAD = NB_STAGES, ///< a system-memory frame to the device
+    NB_STATS,
 };
 
-static const char *const stage_names[NB_STAGES] = {
-    "input", "motion estimation", "transform+reconstruction", "entropy coding", "download",
+static const char *const stage_names[NB_STATS] = {
+    "conversion", "motion estimation", "transform+reconstruction", "entropy coding",
+    "download", "upload",
 };
 
 enum Entropy {
@@ -136,6 +152,10 @@ typedef struct C63CudaSlot {
     int       ret;          ///< packing result
     enum SlotState state;
     uint8_t  *in_host;      ///< pinned staging of a system-memory frame
+    CUdeviceptr d_in;       ///< its device copy, read by the conversion
+    CUevent   ev_in;        ///< the input is on the device
+    CUevent   ev_up[2];     ///< around the upload (statistics)
+    int       uploaded;     ///< the input went through ev_up
     int16_t  *coef_host;    ///< pinned coefficients of the 3 planes (-entropy cpu)
     C63MV    *mv_host;      ///< pinned vectors of the 3 planes (-entropy cpu)
     CUdeviceptr d_pkt;      ///< the coded packet on the device (-entropy gpu)
@@ -159,7 +179,8 @@ typedef struct C63CudaEncContext {
     AVBufferRef         *hwdevice;
     AVCUDADeviceContext *hwctx;
     CudaFunctions       *cu;
-    CUstream             stream;
+    CUstream             stream;        ///< the kernels
+    CUstream             up_stream;     ///< uploads of system-memory frames
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
     CUfunction           f_convert, f_me, f_encode;
@@ -175,7 +196,7 @@ typedef struct C63CudaEncContext {
 
     size_t      plane_size[3], plane_off[3], total;  ///< padded planes
     size_t      in_off[3], in_size;                  ///< staged input planes
-    CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q, d_in;
+    CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
     CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
     C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
     size_t      max_pkt;            ///< c63ec_max_packet()
@@ -196,7 +217,7 @@ typedef struct C63CudaEncContext {
 #endif
 
     int         collect_stats;
-    double      stage_ms[NB_STAGES];
+    double      stage_ms[NB_STATS];
     int64_t     nb_frames;
 } C63CudaEncContext;
 
@@ -254,7 +275,6 @@ static av_cold int init_device(AVCodecContext *avctx)
     dev       = (AVHWDeviceContext *)s->hwdevice->data;
     s->hwctx  = dev->hwctx;
     s->cu     = s->hwctx->internal->cuda_dl;
-    s->stream = s->hwctx->stream;
 
     /* Looked up in the library that the loader opened (compat/cuda). */
     if (s->cu->lib) {
@@ -331,6 +351,11 @@ static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
             float ms = 0;
             if (CHECK_CU(s->event_elapsed(&ms, sl->ev[i], sl->ev[i + 1])) >= 0)
                 s->stage_ms[i] += ms;
+        }
+        if (sl->uploaded) {
+            float ms = 0;
+            if (CHECK_CU(s->event_elapsed(&ms, sl->ev_up[0], sl->ev_up[1])) >= 0)
+                s->stage_ms[STAGE_UPLOAD] += ms;
         }
         s->nb_frames++;
     }
@@ -533,6 +558,9 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
     if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
         return ret;
 
+    if ((ret = CHECK_CU(cu->cuStreamCreate(&s->stream,    CU_STREAM_NON_BLOCKING))) < 0 ||
+        (ret = CHECK_CU(cu->cuStreamCreate(&s->up_stream, CU_STREAM_NON_BLOCKING))) < 0)
+        goto fail;
     if ((ret = ff_cuda_load_module(avctx, s->hwctx, &s->module,
                                    ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
         goto fail;
@@ -549,8 +577,7 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_recon[1], s->total)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_coef,     coef_bytes))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mv,       mv_bytes)))   < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_in,       s->in_size))) < 0)
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0)
         goto fail;
     if (s->entropy == ENTROPY_GPU && (ret = init_entropy(avctx)) < 0)
         goto fail;
@@ -562,8 +589,14 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 
     for (int i = 0; i < s->depth; i++) {
         C63CudaSlot *sl = &s->slot[i];
-        if ((ret = alloc_host(avctx, s, (void **)&sl->in_host, s->in_size)) < 0)
+        if ((ret = alloc_host(avctx, s, (void **)&sl->in_host, s->in_size)) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_in, s->in_size))) < 0 ||
+            (ret = CHECK_CU(cu->cuEventCreate(&sl->ev_in, CU_EVENT_DISABLE_TIMING))) < 0)
             goto fail;
+        for (int e = 0; e < 2; e++)
+            if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_up[e],
+                                    s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
+                goto fail;
         if (s->entropy == ENTROPY_CPU &&
             ((ret = alloc_host(avctx, s, (void **)&sl->coef_host, coef_bytes)) < 0 ||
              (ret = alloc_host(avctx, s, (void **)&sl->mv_host,   mv_bytes))   < 0))
@@ -618,34 +651,58 @@ fail:
     return 0;
 }
 
+static int check_format(AVCodecContext *avctx, enum AVPixelFormat fmt)
+{
+    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
+        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
 /* Input planes on the device: CUDA frames as they are, system-memory
- * frames through the slot's pinned staging buffer. */
+ * frames through the slot's pinned staging buffer and device copy. The
+ * compute stream is made to wait for them. A frame refused here has
+ * queued nothing. */
 static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *frame,
                         enum AVPixelFormat *fmt, CUdeviceptr src[3], int pitch[3])
 {
     C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
     const C63Geometry *g = &s->geo;
     int ret;
 
+    sl->uploaded = 0;
     if (frame->format == AV_PIX_FMT_CUDA) {
         AVHWFramesContext *fc;
+        AVCUDADeviceContext *fhw;
         if (!frame->hw_frames_ctx)
             return AVERROR(EINVAL);
-        fc = (AVHWFramesContext *)frame->hw_frames_ctx->data;
-        if (((AVCUDADeviceContext *)fc->device_ctx->hwctx)->cuda_ctx != s->hwctx->cuda_ctx) {
+        fc  = (AVHWFramesContext *)frame->hw_frames_ctx->data;
+        fhw = fc->device_ctx->hwctx;
+        if (fhw->cuda_ctx != s->hwctx->cuda_ctx) {
             av_log(avctx, AV_LOG_ERROR, "CUDA frames of another CUDA context\n");
             return AVERROR(EINVAL);
         }
         *fmt = fc->sw_format;
+        if ((ret = check_format(avctx, *fmt)) < 0)
+            return ret;
         for (int p = 0; p < 3; p++) {
             src[p]   = (CUdeviceptr)frame->data[p];
             pitch[p] = frame->linesize[p];
         }
-        /* Hold the frame until the GPU has read it. */
+        /* The kernels wait for what the frame's stream has queued (its
+         * upload or its decoding), and the frame is held until they have
+         * read it. */
+        if ((ret = CHECK_CU(cu->cuEventRecord(sl->ev_in, fhw->stream))) < 0 ||
+            (ret = CHECK_CU(cu->cuStreamWaitEvent(s->stream, sl->ev_in, 0))) < 0)
+            return ret;
         return av_frame_ref(sl->frame, frame);
     }
 
     *fmt = frame->format;
+    if ((ret = check_format(avctx, *fmt)) < 0)
+        return ret;
     for (int p = 0; p < 3; p++) {
         int cw = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
         int ch = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
@@ -657,11 +714,20 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
         }
         av_image_copy_plane(sl->in_host + s->in_off[p], cw, frame->data[p], frame->linesize[p],
                             cw, ch);
-        src[p]   = s->d_in + s->in_off[p];
+        src[p]   = sl->d_in + s->in_off[p];
         pitch[p] = cw;
     }
-    ret = CHECK_CU(s->cu->cuMemcpyHtoDAsync(s->d_in, sl->in_host, s->in_size, s->stream));
-    return ret;
+    /* The slot's buffers are free: the slot's last frame is done. */
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_up[0], s->up_stream))) < 0)
+        return ret;
+    if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_in, sl->in_host, s->in_size, s->up_stream))) < 0)
+        return ret;
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_up[1], s->up_stream))) < 0)
+        return ret;
+    sl->uploaded = s->collect_stats;
+    if ((ret = CHECK_CU(cu->cuEventRecord(sl->ev_in, s->up_stream))) < 0)
+        return ret;
+    return CHECK_CU(cu->cuStreamWaitEvent(s->stream, sl->ev_in, 0));
 }
 
 static int launch(AVCodecContext *avctx, CUfunction f, int gx, int gy, int tx, int ty,
@@ -696,15 +762,10 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
         return ret;
 
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[0], s->stream))) < 0)
-        goto end;
     if ((ret = upload_input(avctx, sl, frame, &fmt, src, pitch)) < 0)
         goto end;
-    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
-        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
-        ret = AVERROR(EINVAL);
+    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[0], s->stream))) < 0)
         goto end;
-    }
 
     for (int p = 0; p < 3; p++) {
         CUdeviceptr dst = s->d_orig + s->plane_off[p];
@@ -791,6 +852,12 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     ret = CHECK_CU(cu->cuEventRecord(sl->ev[NB_STAGES], s->stream));
 
 end:
+    if (ret < 0) {
+        /* the slot is taken again by the next frame: nothing may still
+         * read its staging buffer or its input frame */
+        cu->cuStreamSynchronize(s->up_stream);
+        cu->cuStreamSynchronize(s->stream);
+    }
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     if (ret < 0) {
         av_frame_unref(sl->frame);
@@ -850,24 +917,43 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
 #endif
 
     if (s->nb_frames) {
-        double total = 0;
+        /* upload first: it is the first stage of a frame */
+        static const int order[NB_STATS] = {
+            STAGE_UPLOAD, STAGE_CONVERT, STAGE_ME, STAGE_ENCODE, STAGE_ENTROPY, STAGE_DOWNLOAD,
+        };
+        double total = 0, compute = 0;
         int level = s->stats_gpu ? AV_LOG_INFO : AV_LOG_VERBOSE;
-        for (int i = 0; i < NB_STAGES; i++)
+        for (int i = 0; i < NB_STATS; i++)
             total += s->stage_ms[i];
+        for (int i = STAGE_CONVERT; i <= STAGE_ENTROPY; i++)
+            compute += s->stage_ms[i];
         av_log(avctx, level, "GPU time over %"PRId64" frames:\n", s->nb_frames);
-        for (int i = 0; i < NB_STAGES; i++)
-            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[i],
-                   s->stage_ms[i], s->stage_ms[i] / s->nb_frames);
+        for (int i = 0; i < NB_STATS; i++)
+            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[order[i]],
+                   s->stage_ms[order[i]], s->stage_ms[order[i]] / s->nb_frames);
+        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n",
+               "compute stream", compute, compute / s->nb_frames,
+               compute > 0 ? 1000.0 * s->nb_frames / compute : 0.0);
         av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n", "all",
                total, total / s->nb_frames, total > 0 ? 1000.0 * s->nb_frames / total : 0.0);
     }
 
     if (s->hwctx && cu) {
         cu->cuCtxPushCurrent(s->hwctx->cuda_ctx);
-        cu->cuStreamSynchronize(s->stream);
+        if (s->stream)
+            cu->cuStreamSynchronize(s->stream);
+        if (s->up_stream)
+            cu->cuStreamSynchronize(s->up_stream);
         for (int i = 0; i < MAX_DEPTH; i++) {
             C63CudaSlot *sl = &s->slot[i];
             free_host(s, (void **)&sl->in_host);
+            if (sl->d_in)
+                cu->cuMemFree(sl->d_in);
+            if (sl->ev_in)
+                cu->cuEventDestroy(sl->ev_in);
+            for (int e = 0; e < 2; e++)
+                if (sl->ev_up[e])
+                    cu->cuEventDestroy(sl->ev_up[e]);
             free_host(s, (void **)&sl->coef_host);
             free_host(s, (void **)&sl->mv_host);
             free_host(s, (void **)&sl->info_host);
@@ -889,20 +975,23 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
         if (s->d_coef)     cu->cuMemFree(s->d_coef);
         if (s->d_mv)       cu->cuMemFree(s->d_mv);
         if (s->d_q)        cu->cuMemFree(s->d_q);
-        if (s->d_in)       cu->cuMemFree(s->d_in);
         if (s->d_ec)       cu->cuMemFree(s->d_ec);
         if (s->copy_stream) {
             cu->cuStreamSynchronize(s->copy_stream);
             cu->cuStreamDestroy(s->copy_stream);
         }
+        if (s->up_stream)
+            cu->cuStreamDestroy(s->up_stream);
+        if (s->stream)
+            cu->cuStreamDestroy(s->stream);
         if (s->module)
             cu->cuModuleUnload(s->module);
         cu->cuCtxPopCurrent(&dummy);
     }
     memset(s->slot, 0, sizeof(s->slot));
-    s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = s->d_in = 0;
+    s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = 0;
     s->d_ec = 0;
-    s->copy_stream = NULL;
+    s->copy_stream = s->up_stream = s->stream = NULL;
     s->module = NULL;
     av_frame_free(&s->frame);
     av_buffer_unref(&s->hwdevice);

@@ -37,7 +37,8 @@
  * --small runs only the cases of at most 176x144 pixels (for
  * compute-sanitizer, under which the large ones take minutes).
  *
- * --bench also times the kernels with CUDA events and compares the motion
+ * --bench also times the kernels with CUDA events (drawtext_cuda's on the
+ * operation lists of the benchmark's two texts) and compares the motion
  * search's rate of byte absolute differences with the peak rate that a
  * tight __vsadu4 loop reaches on the same GPU.
  *
@@ -50,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,10 @@ typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent e
 
 static CudaFunctions *cu;
 static tcuEventElapsedTime *event_elapsed;
+typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
+typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
+static tcuMemAllocHost *mem_alloc_host;
+static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module;
 static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
@@ -120,6 +126,12 @@ static uint32_t rnd(void)
     rng_state ^= rng_state >> 17;
     rng_state ^= rng_state << 5;
     return rng_state;
+}
+
+static double now_us(void)
+{
+    return std::chrono::duration<double, std::micro>(
+        std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 struct DevBuf {
@@ -846,6 +858,8 @@ static float time_ms(CUevent a, CUevent b)
     return ms;
 }
 
+static void bench_drawtext(void);
+
 static void bench(void)
 {
     CUevent e0, e1;
@@ -955,6 +969,7 @@ static void bench(void)
            "a frame is two):\n");
     bench_mestimate(e0, e1, peak_rate);
     bench_entropy();
+    bench_drawtext();
 
     cu->cuEventDestroy(e0);
     cu->cuEventDestroy(e1);
@@ -1092,6 +1107,109 @@ static void test_drawtext(void)
                 test_drawtext_case(f, s[0], s[1], s[2]);
 }
 
+/*
+ * drawtext_cuda's kernel at 1920x1080 nv12, as the benchmark's two texts
+ * lay out (tools/bench-drawtext.sh): a one-line timestamp of 22 glyphs at
+ * font size 48, and a 20-line block at 32 with box and border (the box,
+ * then each glyph's border bitmap and the glyph itself). Kernel: launches
+ * back to back, CUDA events around them all. Per frame as the filter
+ * queues it: the copy of the operations from pinned memory and the launch,
+ * back to back, host wall time over many frames (the rate at which the
+ * device part can take frames).
+ */
+static void bench_drawtext_case(const char *label, int lines, int glyphs, int gw, int gh,
+                                int adv, int lh, int border, int box)
+{
+    const int w = 1920, h = 1080, reps = 500, x0 = 40, y0 = 40;
+    const int linesize = 2048;
+    std::vector<unsigned char> atlas(256 * 1024);
+    std::vector<DTCOp> ops;
+    DTCOp op;
+    DTCParams p;
+    CUevent e0, e1;
+
+    for (auto &a : atlas)
+        a = rnd() % 3 ? rnd() : (rnd() & 1) * 255;
+    if (box && dtc_rect_op(&op, w, h, x0 - 10, y0 - 10, glyphs * adv + 20, lines * lh + 20, 128))
+        ops.push_back(op);
+    for (int pass = border ? 0 : 1; pass < 2; pass++)
+        for (int l = 0; l < lines; l++)
+            for (int g = 0; g < glyphs; g++) {
+                int bw = gw + (pass ? 0 : 2 * border), bh = gh + (pass ? 0 : 2 * border);
+                int off = (int)(rnd() % (atlas.size() - (size_t)bw * bh));
+                int x = x0 + g * adv - (pass ? 0 : border), y = y0 + l * lh - (pass ? 0 : border);
+                if (dtc_mask_op(&op, w, h, off, bw, bw, bh, x, y, 255))
+                    ops.push_back(op);
+            }
+    for (auto &o : ops)
+        for (int c = 0; c < DTC_MAX_CHANNELS; c++)
+            o.color[c] = rnd();
+    const int nb_ops = (int)ops.size();
+    memset(&p, 0, sizeof(p));
+    ops.resize(DTC_NB_ENTRIES(nb_ops));
+    dtc_finish_ops(ops.data(), nb_ops, &p);
+
+    DevBuf d_atlas(atlas.size()), d_ops(ops.size() * sizeof(DTCOp));
+    DevBuf luma((size_t)linesize * h), chroma((size_t)linesize * (h / 2));
+    d_atlas.up(atlas.data(), atlas.size());
+    d_ops.up(ops.data(), ops.size() * sizeof(DTCOp));
+    CK(cu->cuMemsetD8Async(luma.p, 16, luma.size, NULL));
+    CK(cu->cuMemsetD8Async(chroma.p, 128, chroma.size, NULL));
+    for (int c = 0; c < 3; c++) {
+        p.ch[c].data     = c ? chroma.p + (c - 1) : luma.p;
+        p.ch[c].linesize = linesize;
+        p.ch[c].width    = c ? w / 2 : w;
+        p.ch[c].height   = c ? h / 2 : h;
+        p.ch[c].step     = c ? 2 : 1;
+        p.ch[c].hsub     = p.ch[c].vsub = c ? 1 : 0;
+    }
+    p.nb_channels = 3;
+    p.ops   = d_ops.p;
+    p.atlas = d_atlas.p;
+    void *args[] = { &p };
+    const unsigned gx = (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1, gy = (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1;
+
+    CK(cu->cuEventCreate(&e0, 0));
+    CK(cu->cuEventCreate(&e1, 0));
+    CK(cu->cuLaunchKernel(f_drawtext, gx, gy, 3, DTC_BLOCK_W, DTC_BLOCK_H, 1, 0, NULL, args, NULL));
+    CK(cu->cuEventRecord(e0, NULL));
+    for (int i = 0; i < reps; i++)
+        CK(cu->cuLaunchKernel(f_drawtext, gx, gy, 3, DTC_BLOCK_W, DTC_BLOCK_H, 1, 0, NULL,
+                              args, NULL));
+    CK(cu->cuEventRecord(e1, NULL));
+    CK(cu->cuEventSynchronize(e1));
+    const double kernel_us = time_ms(e0, e1) * 1e3 / reps;
+
+    double frame_us = -1;
+    if (mem_alloc_host) {
+        void *pinned;
+        const size_t bytes = ops.size() * sizeof(DTCOp);
+        CK(mem_alloc_host(&pinned, bytes));
+        memcpy(pinned, ops.data(), bytes);
+        CK(cu->cuStreamSynchronize(NULL));
+        const double t0 = now_us();
+        for (int i = 0; i < reps; i++) {
+            CK(cu->cuMemcpyHtoDAsync(d_ops.p, pinned, bytes, NULL));
+            CK(cu->cuLaunchKernel(f_drawtext, gx, gy, 3, DTC_BLOCK_W, DTC_BLOCK_H, 1, 0, NULL,
+                                  args, NULL));
+        }
+        CK(cu->cuStreamSynchronize(NULL));
+        frame_us = (now_us() - t0) / reps;
+        CK(mem_free_host(pinned));
+    }
+    printf("  %-34s %5d ops, grid %3ux%2ux3: kernel %7.1f us; copy+launch back to back %7.1f us a frame\n",
+           label, nb_ops, gx, gy, kernel_us, frame_us);
+    cu->cuEventDestroy(e0);
+    cu->cuEventDestroy(e1);
+}
+
+static void bench_drawtext(void)
+{
+    printf("bench drawtext_cuda (1920x1080 nv12, CUDA events):\n");
+    bench_drawtext_case("timestamp (22 glyphs, size 48)", 1, 22, 28, 36, 29, 56, 0, 0);
+    bench_drawtext_case("20 lines, box and border (size 32)", 20, 62, 18, 24, 19, 41, 2, 1);
+}
+
 /* -------------------------------------------------------------- main */
 
 static std::string inflate_ptx(const unsigned char *d, unsigned len);
@@ -1173,6 +1291,10 @@ int main(int argc, char **argv)
         return 0;
     }
     event_elapsed = (tcuEventElapsedTime *)FFNV_SYM_FUNC(cu->lib, "cuEventElapsedTime");
+    mem_alloc_host = (tcuMemAllocHost *)FFNV_SYM_FUNC(cu->lib, "cuMemAllocHost_v2");
+    mem_free_host  = (tcuMemFreeHost *)FFNV_SYM_FUNC(cu->lib, "cuMemFreeHost");
+    if (!mem_alloc_host || !mem_free_host)
+        mem_alloc_host = NULL, mem_free_host = NULL;
     CK(cu->cuDeviceGet(&dev, 0));
     CK(cu->cuDeviceGetName(devname, sizeof(devname), dev));
     CK(cu->cuCtxCreate(&ctx, 0, dev));

@@ -20,6 +20,9 @@
 # frames is a prefix of one of more).
 # .c63 output goes to a tmpfs (/dev/shm where there is one).
 #
+# The CUDA-frame cases are followed by the same graph without the encoder
+# (-f null wraps the CUDA frames): the rate the input side alone reaches.
+#
 # Then: NVDEC-decoded input (the same pictures as MPEG-4 Part 2, decoded by
 # -hwaccel cuda into CUDA frames); real camera footage (tools/camera-clip.sh,
 # upscaled to 1080p with noise; skipped without the clip); 3840x2160; 1, 2
@@ -99,6 +102,10 @@ run "c63_cuda, CUDA frames (hwupload_cuda) -> .c63"   gpuhw.c63 \
     -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
 run "c63_cuda, CUDA frames (hwupload_cuda) -> null"   null \
     -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
+# the same graph without the encoder (the CUDA frames wrapped, not
+# downloaded): what the input side can deliver
+run "no encoder: CUDA frames (hwupload_cuda) -> null" null \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda
 
 same=yes
 for f in gpu1 gpu2 gpu4 gpuhw; do
@@ -113,6 +120,7 @@ INPUT="-stream_loop -1 -i $TMP/in.avi"
 PRE="-hwaccel cuda -hwaccel_output_format cuda"
 run "c63_cuda, NVDEC MPEG-4 -> CUDA frames -> .c63"   nvdec.c63 -c:v c63_cuda
 run "c63_cuda, NVDEC MPEG-4 -> CUDA frames -> null"   null      -c:v c63_cuda
+run "no encoder: NVDEC MPEG-4 -> CUDA frames -> null" null
 run_cpu "c63 (CPU), the NVDEC frames downloaded -> .c63" nvdec-cpu.c63 \
     -vf hwdownload,format=nv12,format=yuv420p -c:v c63
 PRE=
@@ -148,6 +156,8 @@ echo "end to end, 3840x2160:"
 run "c63_cuda depth 2, rawvideo -> .c63"              uhd-gpu.c63 -c:v c63_cuda
 run "c63_cuda, CUDA frames (hwupload_cuda) -> null"   null \
     -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
+run "no encoder: CUDA frames (hwupload_cuda) -> null" null \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda
 CPU_SHORT0=$CPU_SHORT CPU_LONG0=$CPU_LONG CPU_SHORT=20 CPU_LONG=120
 run_cpu "c63 (CPU, $(nproc) threads) -> .c63"         uhd-cpu.c63 -c:v c63
 CPU_SHORT=$CPU_SHORT0 CPU_LONG=$CPU_LONG0
