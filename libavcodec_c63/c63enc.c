@@ -62,6 +62,7 @@ typedef struct C63EncContext {
     uint8_t      *orig[3];          ///< padded input planes
     uint8_t      *recon[2][3];      ///< padded reconstructions: current, previous
     uint16_t     *bsum[3];          ///< 8x2 sums of the previous reconstruction
+    int           bsum_ready;       ///< bsum holds the sums of recon[!cur]
     int           cur;
     int           since_key;
     C63CodedFrame coded;
@@ -109,14 +110,16 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     return 0;
 }
 
-/* Thread job: 8x2 sums of the reference for the rows of MCU row v. */
+/* Thread job: 8x2 sums of the reconstruction arg (planes) for the rows of
+ * MCU row v. */
 static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
 {
     C63EncContext *s = avctx->priv_data;
+    uint8_t *const *rec = arg;
 
     for (int p = 0; p < 3; p++) {
         int rows = p ? 8 : 16;
-        ff_c63_block_sums(&s->dsp, s->bsum[p], s->recon[!s->cur][p], s->geo.w[p], s->geo.h[p],
+        ff_c63_block_sums(&s->dsp, s->bsum[p], rec[p], s->geo.w[p], s->geo.h[p],
                           v * rows, rows);
     }
     return 0;
@@ -194,14 +197,25 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
     s->since_key      = s->coded.keyframe ? 1 : s->since_key + 1;
     s->cur ^= 1;
 
-    if (!s->coded.keyframe)
-        avctx->execute2(avctx, bsum_rows, NULL, NULL, g->mb_h);
+    /* The sums of the reference, unless the last frame's coding pass made
+     * them. */
+    if (!s->coded.keyframe && !s->bsum_ready)
+        avctx->execute2(avctx, bsum_rows, s->recon[!s->cur], NULL, g->mb_h);
+    s->bsum_ready = 0;
     avctx->execute2(avctx, encode_row, (void *)frame, NULL, 2 * g->mb_h);
 
-    if (s->entropy == ENTROPY_TWIN)
+    if (s->entropy == ENTROPY_TWIN) {
         ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
-    else
+    } else {
+        /* The rows' coding pass also makes the sums of this reconstruction,
+         * the next frame's reference: the motion search is over, and the
+         * writer reads only the coefficients. */
+        s->writer.extra_job = bsum_rows;
+        s->writer.extra_arg = s->recon[s->cur];
+        s->writer.nb_extra  = g->mb_h;
         ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded);
+        s->bsum_ready = ret >= 0;
+    }
     if (ret < 0) {
         /* no packet: the next frame is coded against the last one that
          * made one, as a decoder will have it */

@@ -49,7 +49,8 @@ typedef struct C63CodedFrame {
 /**
  * Entropy writer state, kept between frames. Each MCU row is coded into its
  * own bit buffer (in parallel through avctx->execute2), then the rows are
- * joined at bit granularity and byte-stuffed into the packet.
+ * joined at bit granularity and byte-stuffed into the packet (also in
+ * parallel, unless the frame's coded data is small).
  */
 typedef struct C63Writer {
     uint8_t  *rows;         ///< one bit buffer per MCU row, row_stride bytes apart
@@ -59,6 +60,16 @@ typedef struct C63Writer {
     uint64_t *row_off;      ///< bit offset of each row in the frame (nb_rows + 1)
     size_t   *row_ff;       ///< 0xFF bytes owned by each row, then their prefix sums
     int       nb_rows;
+
+    /**
+     * Optional: nb_extra more jobs of the caller, run by ff_c63_write_frame()
+     * among the coding of the rows, in the same pass of the slice threads
+     * (one wake-up and wait fewer than a pass of their own). They must not
+     * touch what the writer reads or writes.
+     */
+    int     (*extra_job)(AVCodecContext *avctx, void *arg, int job, int thread);
+    void     *extra_arg;
+    int       nb_extra;
 } C63Writer;
 
 /**

@@ -33,6 +33,10 @@
 #include "c63enc.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 
+/* Below this many bytes of coded data, the calling thread joins and stuffs
+ * the rows (ff_c63_write_frame()). */
+#define C63_SERIAL_BYTES (256 << 10)
+
 /* Worst case of one block in bits: use_mv, reuse, two vectors, DC and 63
  * AC codes of at most 16 + 10 bits. */
 #define BLOCK_MAX_BITS (2 + 2 * (5 + 7) + 11 + 11 + 63 * 26)
@@ -110,6 +114,7 @@ static av_always_inline void put_block(PutBitContext *pb, const int16_t *coef,
 }
 
 typedef struct WriteJob {
+    int                  nb_rows;
     C63Writer           *w;
     const C63Geometry   *g;
     const C63CodedFrame *f;
@@ -170,6 +175,16 @@ static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
 }
 
 /* Bit pos of the frame (0 past its end), looked up from row v onwards. */
+/* Thread job: the rows' coding, then the caller's extra jobs. */
+static int code_row_or_extra(AVCodecContext *avctx, void *arg, int job, int thread)
+{
+    const WriteJob *j = arg;
+
+    if (job < j->nb_rows)
+        return code_row(avctx, arg, job, thread);
+    return j->w->extra_job(avctx, j->w->extra_arg, job - j->nb_rows, thread);
+}
+
 static int frame_bit(const WriteJob *j, int v, uint64_t pos)
 {
     const C63Writer *w = j->w;
@@ -247,6 +262,19 @@ static int stuff_row(AVCodecContext *avctx, void *arg, int v, int thread)
     return 0;
 }
 
+/* The jobs of fn for every row: on the slice threads, or on the calling
+ * thread if serial is set. */
+static void run_rows(AVCodecContext *avctx, int (*fn)(AVCodecContext *, void *, int, int),
+                     WriteJob *j, int nb_rows, int serial)
+{
+    if (serial) {
+        for (int v = 0; v < nb_rows; v++)
+            fn(avctx, j, v, 0);
+    } else {
+        avctx->execute2(avctx, fn, j, NULL, nb_rows);
+    }
+}
+
 int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
                        const C63Geometry *g, const uint8_t q[3][64],
                        const C63CodedFrame *f)
@@ -254,10 +282,11 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
     const int nb_rows = g->mb_h;
     const size_t row_max = (size_t)g->mb_w * 6 * (BLOCK_MAX_BITS / 8 + 1) + 16;
     const size_t row_stride = FFALIGN(row_max + 32, 64);
-    WriteJob j = { .w = w, .g = g, .f = f, .row_stride = row_stride, .row_max = row_max };
+    WriteJob j = { .w = w, .g = g, .f = f, .row_stride = row_stride, .row_max = row_max,
+                   .nb_rows = nb_rows };
     uint64_t nbits;
     size_t nbytes, nff = 0, size;
-    int tail_nonzero = 0, ret;
+    int tail_nonzero = 0, small, ret;
     uint8_t *dst;
 
     if (row_stride * nb_rows > INT_MAX / 2)
@@ -277,13 +306,17 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
         w->nb_rows = nb_rows;
     }
 
-    avctx->execute2(avctx, code_row, &j, NULL, nb_rows);
+    avctx->execute2(avctx, code_row_or_extra, &j, NULL, nb_rows + FFMAX(w->nb_extra, 0));
     w->row_off[0] = 0;
     for (int v = 0; v < nb_rows; v++)
         w->row_off[v + 1] += w->row_off[v];
     nbits = w->row_off[nb_rows];
 
-    avctx->execute2(avctx, join_row, &j, NULL, nb_rows);
+    /* Joining and stuffing copy the frame's bytes once each: for a small
+     * frame, a pass of the slice threads costs more in waking the threads
+     * and waiting for them than it saves, so the calling thread does it. */
+    small = nbits / 8 < C63_SERIAL_BYTES;
+    run_rows(avctx, join_row, &j, nb_rows, small);
     for (int v = 0; v < nb_rows; v++) {
         size_t n = w->row_ff[v];
         w->row_ff[v] = nff;
@@ -311,7 +344,7 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
     dst = pkt->data;
     ff_c63_write_header(dst, g->width, g->height, f->keyframe, q);
     j.dst = dst + C63_HEADER_SIZE;
-    avctx->execute2(avctx, stuff_row, &j, NULL, nb_rows);
+    run_rows(avctx, stuff_row, &j, nb_rows, small);
     dst = j.dst + j.nfull + nff;
     if (tail_nonzero)
         *dst++ = w->bits[j.nfull];
