@@ -30,9 +30,11 @@
  * The window's bytes (4-byte aligned rows, zeros outside the plane) are
  * copied to shared memory once; the block itself is held in registers
  * (BS = 8) or in shared memory after the window. Each work item is one
- * candidate column and four consecutive candidate rows: every window row
- * is read once, realigned with __byte_perm and added with __vsadu4 to the
- * sums of the (up to four) candidates it belongs to.
+ * candidate column and NR (4, or C63_ME_NR for c63_me) consecutive
+ * candidate rows: every window row is read once, realigned with
+ * __byte_perm and added with __vsadu4 to the sums of the (up to NR)
+ * candidates it belongs to; more rows an item share each load among more
+ * candidates.
  *
  * The winner is the smallest key sad << (half the bits of K) | rank: the
  * lowest sum of absolute differences, then the lowest rank (K: unsigned
@@ -50,7 +52,7 @@
  * candidate of the window reads); pw a multiple of 4.
  *
  * Shared memory: BM_SMEM_WORDS(BS, stride, rows) 32-bit words, with
- * stride >= BM_STRIDE(BS, nx) bytes and rows >= BM_ROWS(BS, ny) for every
+ * stride >= BM_STRIDE(BS, nx) bytes and rows >= BM_ROWS_N(BS, ny, NR) for every
  * block of the launch. Valid while BS * BS * 255 and the window's candidate
  * count + 1 fit in half of K. Returns the key in thread 0 (all ones for an
  * empty window). Every thread of the block must call it.
@@ -60,7 +62,11 @@
 #define KERNELS_BLOCK_MATCH_H
 
 #define BM_STRIDE(bs, nx) ((((nx) + 3) & ~3) + (bs) + 4)
-#define BM_ROWS(bs, ny)   ((((ny) + 3) & ~3) + (bs) - 1)
+#define BM_ROWS_N(bs, ny, nr) (((ny) + (nr) - 1) / (nr) * (nr) + (bs) - 1)
+#define BM_ROWS(bs, ny)   BM_ROWS_N(bs, ny, 4)
+
+/* Candidate rows of a work item of c63_me (bm_search's NR) */
+#define C63_ME_NR 16
 #define BM_SMEM_WORDS(bs, stride, rows) \
     ((stride) / 4 * (rows) + ((bs) > 8 ? (bs) * (bs) / 4 : 0))
 
@@ -76,8 +82,9 @@ static __device__ __forceinline__ unsigned int bm_load4(const unsigned char *p)
 }
 
 /* window row rr of a work item (from its word k) against the block rows
- * rr - 3 .. rr, added to the sums of candidate rows cy0 + 3 .. cy0 */
-template <int BS>
+ * rr - NR + 1 .. rr, added to the sums of candidate rows cy0 + NR - 1 ..
+ * cy0 */
+template <int BS, int NR>
 static __device__ __forceinline__ void bm_row(const unsigned int *row, unsigned int sel, int rr,
                                               const unsigned int *cur, unsigned int *s)
 {
@@ -88,7 +95,7 @@ static __device__ __forceinline__ void bm_row(const unsigned int *row, unsigned 
         const unsigned int wq = __byte_perm(a, b, sel);
         a = b;
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
+        for (int j = 0; j < NR; j++) {
             const int i = rr - j;
             if (i >= 0 && i < BS)
                 s[j] = ffc_vsadu4_add(wq, cur[i * (BS / 4) + q], s[j]);
@@ -108,7 +115,7 @@ static __device__ __forceinline__ unsigned long long bm_shfl_down(unsigned long 
     return (unsigned long long)hi << 32 | lo;
 }
 
-template <int BS, bool CENTER_FIRST, bool ALIGNED, typename K>
+template <int BS, bool CENTER_FIRST, bool ALIGNED, typename K, int NR = 4>
 static __device__ __forceinline__ K
 bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int ref_ls,
           int pw, int ph, int mx, int my, int x0, int y0, int nx, int ny,
@@ -121,11 +128,11 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
     const int xa = x0 & ~3, shift = x0 & 3;
     K best = (K)~(K)0;
     unsigned int creg[BS <= 8 ? BS * BS / 4 : 1];
-    const unsigned int *cs = smem + ws4 * BM_ROWS(BS, ny);
+    const unsigned int *cs = smem + ws4 * BM_ROWS_N(BS, ny, NR);
 
     if (nx > 0 && ny > 0) {
-        const int ngy = (ny + 3) >> 2;
-        const int rows = BM_ROWS(BS, ny);
+        const int ngy = (ny + NR - 1) / NR;
+        const int rows = BM_ROWS_N(BS, ny, NR);
         unsigned int *win = smem;
 
         for (int i = tid; i < ws4 * rows; i += nthreads) {
@@ -153,22 +160,25 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
         for (int item = tid; item < nx * ngy; item += nthreads) {
             const int gy  = item / nx;
             const int cx  = item - gy * nx;
-            const int cy0 = gy * 4;
+            const int cy0 = gy * NR;
             const int k   = (cx + shift) >> 2;
             const unsigned int sel = 0x3210u + 0x1111u * (unsigned int)((cx + shift) & 3);
-            unsigned int s[4] = { 0, 0, 0, 0 };
+            unsigned int s[NR];
 
+#pragma unroll
+            for (int j = 0; j < NR; j++)
+                s[j] = 0;
             if (BS <= 8) {
 #pragma unroll
-                for (int rr = 0; rr < BS + 3; rr++)
-                    bm_row<BS>(win + (cy0 + rr) * ws4 + k, sel, rr, creg, s);
+                for (int rr = 0; rr < BS + NR - 1; rr++)
+                    bm_row<BS, NR>(win + (cy0 + rr) * ws4 + k, sel, rr, creg, s);
             } else {
 #pragma unroll 1
-                for (int rr = 0; rr < BS + 3; rr++)
-                    bm_row<BS>(win + (cy0 + rr) * ws4 + k, sel, rr, cs, s);
+                for (int rr = 0; rr < BS + NR - 1; rr++)
+                    bm_row<BS, NR>(win + (cy0 + rr) * ws4 + k, sel, rr, cs, s);
             }
 #pragma unroll
-            for (int j = 0; j < 4; j++) {
+            for (int j = 0; j < NR; j++) {
                 if (cy0 + j < ny) {
                     const unsigned int idx = (unsigned int)(cy0 + j) * nx + cx;
                     const unsigned int rank = !CENTER_FIRST ? idx :

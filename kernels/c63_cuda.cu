@@ -83,7 +83,7 @@ extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
  * bm_search() of block_match.h (the search mestimate_cuda's esa shares)
  * over the window [x0, x1) x [y0, y1) of FORMAT.md section 6, staged in
  * shared memory (win_stride bytes a row, at least BM_STRIDE(8, 2r); the
- * launch gives at least BM_ROWS(8, 2r) rows). The winner, the lowest SAD
+ * launch gives at least BM_ROWS_N(8, 2r, C63_ME_NR) rows). The winner, the lowest SAD
  * and then the earliest in the scan (y outer, x inner), is what the
  * reference's strict-less scan keeps. An empty window gives the vector (0, 0).
  */
@@ -97,8 +97,9 @@ c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
     const int x0 = max(0, mx - r), x1 = min(mx + r, w - 8);
     const int y0 = max(0, my - r), y1 = min(my + r, h - 8);
     const int nx = x1 - x0;
-    const u32 best = bm_search<8, false, true, u32>(cur, w, ref, w, w, h, mx, my,
-                                                     x0, y0, nx, y1 - y0, win_stride, smem);
+    const u32 best = bm_search<8, false, true, u32, C63_ME_NR>(cur, w, ref, w, w, h, mx, my,
+                                                                x0, y0, nx, y1 - y0,
+                                                                win_stride, smem);
 
     if (threadIdx.x == 0) {
         c63_mv v;

@@ -83,6 +83,7 @@
 
 #include "c63.h"
 #include "c63enc.h"
+#include "libavcodec/cuda_kernels/block_match.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
@@ -793,9 +794,8 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             CUdeviceptr cur = s->d_orig + s->plane_off[p];
             CUdeviceptr rp  = ref + s->plane_off[p];
             int w = g->w[p], h = g->h[p], r = s->range[p];
-            int span = FFALIGN(2 * r, 4);
-            int win_stride = span + 12, win_rows = span + 8;
-            int items = 2 * r * ((2 * r + 3) / 4);
+            int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, C63_ME_NR);
+            int items = 2 * r * ((2 * r + C63_ME_NR - 1) / C63_ME_NR);
             int threads = av_clip(FFALIGN(items, 32), 32, 256);
             void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride };
             if ((ret = launch(avctx, s->f_me, w / 8, h / 8, threads, 1,

@@ -165,7 +165,7 @@ template <int BS> static void test_mestimate(int w, int h, int p, int content)
 static void test_c63(int w, int h, int r, int content)
 {
     std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
-    const int span = (2 * r + 3) & ~3, stride = span + 12, rows = span + 8;
+    const int stride = BM_STRIDE(8, 2 * r), rows = BM_ROWS_N(8, 2 * r, C63_ME_NR);
     char name[128], detail[256] = "";
 
     snprintf(name, sizeof(name), "c63_me %dx%d range %d content %d", w, h, r, content);
@@ -175,10 +175,11 @@ static void test_c63(int w, int h, int r, int content)
             const int x0 = mx - r > 0 ? mx - r : 0, x1 = mx + r < w - 8 ? mx + r : w - 8;
             const int y0 = my - r > 0 ? my - r : 0, y1 = my + r < h - 8 ? my + r : h - 8;
             std::vector<unsigned> smem((size_t)stride / 4 * rows);
-            const unsigned key = bm_search<8, false, true, unsigned>(cur.data(), w, ref.data(), w,
-                                                                     w, h, mx, my, x0, y0,
-                                                                     x1 - x0, y1 - y0, stride,
-                                                                     smem.data());
+            const unsigned key =
+                bm_search<8, false, true, unsigned, C63_ME_NR>(cur.data(), w, ref.data(), w,
+                                                               w, h, mx, my, x0, y0,
+                                                               x1 - x0, y1 - y0, stride,
+                                                               smem.data());
             int gx = 0, gy = 0, wx = 0, wy = 0;
             unsigned best = ~0u;
 

@@ -228,10 +228,9 @@ static void test_convert(void)
 static void me_params(int r, int *win_stride, int *win_rows, int *threads)
 {
     /* as the encoder computes them */
-    int span = (2 * r + 3) & ~3;
-    int items = 2 * r * ((2 * r + 3) / 4);
-    *win_stride = span + 12;
-    *win_rows   = span + 8;
+    int items = 2 * r * ((2 * r + C63_ME_NR - 1) / C63_ME_NR);
+    *win_stride = BM_STRIDE(8, 2 * r);
+    *win_rows   = BM_ROWS_N(8, 2 * r, C63_ME_NR);
     *threads    = items <= 32 ? 32 : items >= 256 ? 256 : (items + 31) & ~31;
 }
 
