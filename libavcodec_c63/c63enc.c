@@ -208,13 +208,14 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
         ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
     } else {
         /* The rows' coding pass also makes the sums of this reconstruction,
-         * the next frame's reference: the motion search is over, and the
-         * writer reads only the coefficients. */
+         * the next frame's reference, unless that frame is due to be a
+         * keyframe: the motion search is over, and the writer reads only
+         * the coefficients. */
         s->writer.extra_job = bsum_rows;
         s->writer.extra_arg = s->recon[s->cur];
-        s->writer.nb_extra  = g->mb_h;
+        s->writer.nb_extra  = s->since_key < avctx->gop_size ? g->mb_h : 0;
         ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded);
-        s->bsum_ready = ret >= 0;
+        s->bsum_ready = ret >= 0 && s->writer.nb_extra;
     }
     if (ret < 0) {
         /* no packet: the next frame is coded against the last one that

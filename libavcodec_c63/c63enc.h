@@ -62,7 +62,7 @@ typedef struct C63Writer {
     int       nb_rows;
 
     /**
-     * Optional: nb_extra more jobs of the caller, run by ff_c63_write_frame()
+     * Optional: nb_extra (>= 0) more jobs of the caller, run by ff_c63_write_frame()
      * among the coding of the rows, in the same pass of the slice threads
      * (one wake-up and wait fewer than a pass of their own). They must not
      * touch what the writer reads or writes.

@@ -917,10 +917,6 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
 #endif
 
     if (s->nb_frames) {
-        /* upload first: it is the first stage of a frame */
-        static const int order[NB_STATS] = {
-            STAGE_UPLOAD, STAGE_CONVERT, STAGE_ME, STAGE_ENCODE, STAGE_ENTROPY, STAGE_DOWNLOAD,
-        };
         double total = 0, compute = 0;
         int level = s->stats_gpu ? AV_LOG_INFO : AV_LOG_VERBOSE;
         for (int i = 0; i < NB_STATS; i++)
@@ -928,9 +924,12 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
         for (int i = STAGE_CONVERT; i <= STAGE_ENTROPY; i++)
             compute += s->stage_ms[i];
         av_log(avctx, level, "GPU time over %"PRId64" frames:\n", s->nb_frames);
-        for (int i = 0; i < NB_STATS; i++)
-            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[order[i]],
-                   s->stage_ms[order[i]], s->stage_ms[order[i]] / s->nb_frames);
+        /* the upload first: it is the first stage of a frame */
+        for (int i = -1; i < NB_STAGES; i++) {
+            const int st = i < 0 ? STAGE_UPLOAD : i;
+            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[st],
+                   s->stage_ms[st], s->stage_ms[st] / s->nb_frames);
+        }
         av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n",
                "compute stream", compute, compute / s->nb_frames,
                compute > 0 ? 1000.0 * s->nb_frames / compute : 0.0);

@@ -114,7 +114,6 @@ static av_always_inline void put_block(PutBitContext *pb, const int16_t *coef,
 }
 
 typedef struct WriteJob {
-    int                  nb_rows;
     C63Writer           *w;
     const C63Geometry   *g;
     const C63CodedFrame *f;
@@ -174,17 +173,17 @@ static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
     return 0;
 }
 
-/* Bit pos of the frame (0 past its end), looked up from row v onwards. */
 /* Thread job: the rows' coding, then the caller's extra jobs. */
 static int code_row_or_extra(AVCodecContext *avctx, void *arg, int job, int thread)
 {
-    const WriteJob *j = arg;
+    const C63Writer *w = ((const WriteJob *)arg)->w;
 
-    if (job < j->nb_rows)
+    if (job < w->nb_rows)
         return code_row(avctx, arg, job, thread);
-    return j->w->extra_job(avctx, j->w->extra_arg, job - j->nb_rows, thread);
+    return w->extra_job(avctx, w->extra_arg, job - w->nb_rows, thread);
 }
 
+/* Bit pos of the frame (0 past its end), looked up from row v onwards. */
 static int frame_bit(const WriteJob *j, int v, uint64_t pos)
 {
     const C63Writer *w = j->w;
@@ -282,8 +281,7 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
     const int nb_rows = g->mb_h;
     const size_t row_max = (size_t)g->mb_w * 6 * (BLOCK_MAX_BITS / 8 + 1) + 16;
     const size_t row_stride = FFALIGN(row_max + 32, 64);
-    WriteJob j = { .w = w, .g = g, .f = f, .row_stride = row_stride, .row_max = row_max,
-                   .nb_rows = nb_rows };
+    WriteJob j = { .w = w, .g = g, .f = f, .row_stride = row_stride, .row_max = row_max };
     uint64_t nbits;
     size_t nbytes, nff = 0, size;
     int tail_nonzero = 0, small, ret;
@@ -306,7 +304,7 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
         w->nb_rows = nb_rows;
     }
 
-    avctx->execute2(avctx, code_row_or_extra, &j, NULL, nb_rows + FFMAX(w->nb_extra, 0));
+    avctx->execute2(avctx, code_row_or_extra, &j, NULL, nb_rows + w->nb_extra);
     w->row_off[0] = 0;
     for (int v = 0; v < nb_rows; v++)
         w->row_off[v + 1] += w->row_off[v];
