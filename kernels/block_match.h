@@ -30,11 +30,13 @@
  * The window's bytes (4-byte aligned rows, zeros outside the plane) are
  * copied to shared memory once; the block itself is held in registers
  * (BS = 8) or in shared memory after the window. Each work item is one
- * candidate column and NR (4, or C63_ME_NR for c63_me) consecutive
- * candidate rows: every window row is read once, realigned with
- * __byte_perm and added with __vsadu4 to the sums of the (up to NR)
+ * candidate column and NR (4 for mestimate, C63_ME_NR(r) for c63_me)
+ * consecutive candidate rows: every window row is read once, realigned
+ * with __byte_perm and added with __vsadu4 to the sums of the (up to NR)
  * candidates it belongs to; more rows an item share each load among more
- * candidates.
+ * candidates. Without CENTER_FIRST an item's ranks grow with its rows, so
+ * its candidates are compared as sad << 5 | row (NR <= 32) and only the
+ * item's best becomes a key.
  *
  * The winner is the smallest key sad << (half the bits of K) | rank: the
  * lowest sum of absolute differences, then the lowest rank (K: unsigned
@@ -65,8 +67,14 @@
 #define BM_ROWS_N(bs, ny, nr) (((ny) + (nr) - 1) / (nr) * (nr) + (bs) - 1)
 #define BM_ROWS(bs, ny)   BM_ROWS_N(bs, ny, 4)
 
-/* Candidate rows of a work item of c63_me (bm_search's NR) */
-#define C63_ME_NR 16
+/* Candidate rows of a work item of c63_me at range r (bm_search's NR: the
+ * kernel c63_meNR the encoder launches), and its thread count: one thread
+ * per work item of the widest window (2r columns), 32 to 256 */
+#define C63_ME_NR(r) ((r) > 8 ? 16 : 8)
+#define C63_ME_ITEMS(r, nr) (2 * (r) * ((2 * (r) + (nr) - 1) / (nr)))
+#define C63_ME_THREADS(r, nr) \
+    (C63_ME_ITEMS(r, nr) <= 32 ? 32 : C63_ME_ITEMS(r, nr) >= 256 ? 256 : \
+     (C63_ME_ITEMS(r, nr) + 31) & ~31)
 #define BM_SMEM_WORDS(bs, stride, rows) \
     ((stride) / 4 * (rows) + ((bs) > 8 ? (bs) * (bs) / 4 : 0))
 
@@ -127,6 +135,8 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
     const int ws4 = stride >> 2;
     const int xa = x0 & ~3, shift = x0 & 3;
     K best = (K)~(K)0;
+    static_assert(CENTER_FIRST || (NR <= 32 && BS * BS * 255 < (1 << 27)),
+                  "s[j] << 5 | j must fit in 32 bits");
     unsigned int creg[BS <= 8 ? BS * BS / 4 : 1];
     const unsigned int *cs = smem + ws4 * BM_ROWS_N(BS, ny, NR);
 
@@ -135,25 +145,35 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
         const int rows = BM_ROWS_N(BS, ny, NR);
         unsigned int *win = smem;
 
+        /* word i of the window is (wy, wx), stepped without a division
+         * per word */
+        const int dy = nthreads / ws4, dx = nthreads - dy * ws4;
+        int wy = tid / ws4, wx = tid - wy * ws4;
         for (int i = tid; i < ws4 * rows; i += nthreads) {
-            const int wy = i / ws4, wx = i - wy * ws4;
             const int px = xa + 4 * wx, py = y0 + wy;
             win[i] = px < pw && py < ph ?
                      bm_load4<ALIGNED>(ref + (long long)py * ref_ls + px) : 0;
-        }
-        if (BS > 8) {
-            unsigned int *c = smem + ws4 * rows;
-            for (int i = tid; i < BS * BS / 4; i += nthreads) {
-                const int r = i / (BS / 4), q = i - r * (BS / 4);
-                c[i] = bm_load4<ALIGNED>(cur + (long long)(my + r) * cur_ls + mx + 4 * q);
+            wx += dx;
+            wy += dy;
+            if (wx >= ws4) {
+                wx -= ws4;
+                wy++;
             }
-        } else {
+        }
+        /* the block: in registers (BS = 8) or after the window */
+        if (BS <= 8) {
 #pragma unroll
             for (int r = 0; r < BS; r++)
 #pragma unroll
                 for (int q = 0; q < BS / 4; q++)
                     creg[r * (BS / 4) + q] =
                         bm_load4<ALIGNED>(cur + (long long)(my + r) * cur_ls + mx + 4 * q);
+        } else {
+            unsigned int *c = smem + ws4 * rows;
+            for (int i = tid; i < BS * BS / 4; i += nthreads) {
+                const int r = i / (BS / 4), q = i - r * (BS / 4);
+                c[i] = bm_load4<ALIGNED>(cur + (long long)(my + r) * cur_ls + mx + 4 * q);
+            }
         }
         __syncthreads();
 
@@ -177,14 +197,28 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
                 for (int rr = 0; rr < BS + NR - 1; rr++)
                     bm_row<BS, NR>(win + (cy0 + rr) * ws4 + k, sel, rr, cs, s);
             }
+            if (!CENTER_FIRST) {
+                /* the rank grows with j: the lowest s[j] << 5 | j of the
+                 * item's candidates, then one key */
+                const int nv = ny - cy0;
+                unsigned int m = s[0] << 5;
 #pragma unroll
-            for (int j = 0; j < NR; j++) {
-                if (cy0 + j < ny) {
-                    const unsigned int idx = (unsigned int)(cy0 + j) * nx + cx;
-                    const unsigned int rank = !CENTER_FIRST ? idx :
-                        (x0 + cx == mx && y0 + cy0 + j == my) ? 0 : idx + 1;
-                    const K key = (K)s[j] << kshift | rank;
-                    best = key < best ? key : best;
+                for (int j = 1; j < NR; j++) {
+                    const unsigned int v = s[j] << 5 | j;
+                    m = j < nv && v < m ? v : m;
+                }
+                const K key = (K)(m >> 5) << kshift | ((unsigned int)(cy0 + (m & 31)) * nx + cx);
+                best = key < best ? key : best;
+            } else {
+#pragma unroll
+                for (int j = 0; j < NR; j++) {
+                    if (cy0 + j < ny) {
+                        const unsigned int idx = (unsigned int)(cy0 + j) * nx + cx;
+                        const unsigned int rank =
+                            (x0 + cx == mx && y0 + cy0 + j == my) ? 0 : idx + 1;
+                        const K key = (K)s[j] << kshift | rank;
+                        best = key < best ? key : best;
+                    }
                 }
             }
         }

@@ -22,9 +22,10 @@
  * Kernels of the c63_cuda encoder. Each one gives exactly what its CPU twin
  * gives (libavcodec/c63: c63me.c, c63dsp.c), bit for bit:
  *
- *   c63_convert      one input plane (planar or one half of an interleaved
- *                    UV plane) into a zero-padded coding plane
- *   c63_me           full-search motion estimation (FORMAT.md section 6)
+ *   c63_convert      the input planes (planar, or an interleaved UV plane)
+ *                    into the zero-padded coding planes, one launch a frame
+ *   c63_meN          full-search motion estimation (FORMAT.md section 6),
+ *                    N candidate rows a work item
  *   c63_encode       motion compensation, residual, forward DCT,
  *                    quantisation, dequantisation, inverse DCT and
  *                    reconstruction (FORMAT.md sections 5 and 6)
@@ -49,6 +50,7 @@
 #include "cuda_compat.h"
 #include "c63_tables.h"
 #include "block_match.h"
+#include "c63_convert.h"
 #include "c63_ec.h"
 
 typedef unsigned char  u8;
@@ -62,34 +64,65 @@ struct c63_mv {
 /* ---------------------------------------------------------------- input */
 
 /*
- * dst (dw x dh, stride dw) = src (sw x sh samples, pitch, step bytes
- * between samples) in the top-left corner, zeros elsewhere.
+ * The three coding planes of a frame from its source planes, 8 output
+ * bytes a thread (c63_convert.h).
  */
-extern "C" __global__ void c63_convert(u8 *dst, int dw, int dh,
-                                       const u8 *src, int pitch, int sw, int sh, int step)
+extern "C" __global__ void __launch_bounds__(C63_CONV_THREADS)
+c63_convert(C63ConvParams cp)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-
-    if (x >= dw || y >= dh)
+    const int g = blockIdx.x * C63_CONV_THREADS + threadIdx.x;
+    if (g >= cp.groups)
         return;
-    dst[y * dw + x] = x < sw && y < sh ? src[(size_t)y * pitch + (size_t)x * step] : 0;
+    /* the plane's fields without indexing the parameter space */
+    const int pi = g >= cp.p[2].first ? 2 : g >= cp.p[1].first ? 1 : 0;
+#define CONV_FIELD(f) (pi == 2 ? cp.p[2].f : pi == 1 ? cp.p[1].f : cp.p[0].f)
+    const int gw = CONV_FIELD(gw), local = g - CONV_FIELD(first);
+    const int y = local / gw, x = 8 * (local - y * gw);
+    const int sw = CONV_FIELD(sw), step = CONV_FIELD(step);
+    u8 *d = (u8 *)CONV_FIELD(dst) + (size_t)y * CONV_FIELD(dw) + x;
+    unsigned long long out = 0;
+
+    if (y < CONV_FIELD(sh) && x < sw) {
+        const u8 *src = (const u8 *)CONV_FIELD(src) + (size_t)y * CONV_FIELD(pitch) +
+                        (size_t)x * step;
+        const size_t a = (size_t)src;
+        if (x + 8 <= sw && step == 1 && !(a & 7)) {
+            out = *(const unsigned long long *)src;
+        } else if (x + 8 <= sw && step == 2 && !(a & 14)) {
+            /* 16 bytes from the even address at or before src: the
+             * samples are every second byte from src */
+            const uint4 q = *(const uint4 *)(src - (a & 1));
+            const u32 sel = a & 1 ? 0x7531 : 0x6420;
+            out = (unsigned long long)__byte_perm(q.z, q.w, sel) << 32 | __byte_perm(q.x, q.y, sel);
+        } else {
+            for (int i = 0; i < 8 && x + i < sw; i++)
+                out |= (unsigned long long)src[i * step] << (8 * i);
+        }
+    }
+#undef CONV_FIELD
+    *(unsigned long long *)d = out;
 }
 
 /* ------------------------------------------------------ motion estimation */
 
 /*
- * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r:
- * bm_search() of block_match.h (the search mestimate_cuda's esa shares)
- * over the window [x0, x1) x [y0, y1) of FORMAT.md section 6, staged in
- * shared memory (win_stride bytes a row, at least BM_STRIDE(8, 2r); the
- * launch gives at least BM_ROWS_N(8, 2r, C63_ME_NR) rows). The winner, the lowest SAD
- * and then the earliest in the scan (y outer, x inner), is what the
- * reference's strict-less scan keeps. An empty window gives the vector (0, 0).
+ * One thread block per 8x8 block of a w x h plane (grid bw x bh), range r,
+ * gridDim.z planes of the same size zstride bytes apart (their vectors
+ * zstride / 64 apart): bm_search() of block_match.h (the search
+ * mestimate_cuda's esa shares) over the window [x0, x1) x [y0, y1) of
+ * FORMAT.md section 6, staged in shared memory (win_stride bytes a row, at
+ * least BM_STRIDE(8, 2r); the launch gives at least BM_ROWS_N(8, 2r, NR)
+ * rows). The winner, the lowest SAD and then the earliest in the scan
+ * (y outer, x inner), is what the reference's strict-less scan keeps. An
+ * empty window gives the vector (0, 0).
+ *
+ * c63_meN has N candidate rows a work item; C63_ME_NR(r) of block_match.h
+ * is the one the encoder launches for range r.
  */
-extern "C" __global__ void __launch_bounds__(256, 6)
-c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
-       int w, int h, int r, int win_stride)
+template <int NR>
+static __device__ __forceinline__ void
+c63_me_body(c63_mv *mv, const u8 *cur, const u8 *ref, int w, int h, int r,
+            int win_stride, int zstride)
 {
     extern __shared__ __align__(16) u32 smem[];
     const int bx = blockIdx.x, by = blockIdx.y;
@@ -97,9 +130,10 @@ c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
     const int x0 = max(0, mx - r), x1 = min(mx + r, w - 8);
     const int y0 = max(0, my - r), y1 = min(my + r, h - 8);
     const int nx = x1 - x0;
-    const u32 best = bm_search<8, false, true, u32, C63_ME_NR>(cur, w, ref, w, w, h, mx, my,
-                                                                x0, y0, nx, y1 - y0,
-                                                                win_stride, smem);
+    const size_t zoff = (size_t)blockIdx.z * zstride;
+    const u32 best = bm_search<8, false, true, u32, NR>(cur + zoff, w, ref + zoff, w, w, h,
+                                                         mx, my, x0, y0, nx, y1 - y0,
+                                                         win_stride, smem);
 
     if (threadIdx.x == 0) {
         c63_mv v;
@@ -112,9 +146,22 @@ c63_me(c63_mv *mv, const u8 *cur, const u8 *ref,
             v.x = (signed char)(x0 + cx - mx);
             v.y = (signed char)(y0 + cy - my);
         }
-        mv[by * gridDim.x + bx] = v;
+        mv[zoff / 64 + by * gridDim.x + bx] = v;
     }
 }
+
+#define C63_ME_KERNEL(nr)                                                       \
+extern "C" __global__ void __launch_bounds__(256)                              \
+c63_me ## nr(c63_mv *mv, const u8 *cur, const u8 *ref,                         \
+             int w, int h, int r, int win_stride, int zstride)                 \
+{                                                                              \
+    c63_me_body<nr>(mv, cur, ref, w, h, r, win_stride, zstride);               \
+}
+
+C63_ME_KERNEL(4)
+C63_ME_KERNEL(8)
+C63_ME_KERNEL(16)
+C63_ME_KERNEL(32)
 
 /* ------------------------------------------- transform and reconstruction */
 

@@ -32,8 +32,8 @@
  *                    window in shared memory (me_esa_stage())
  *   mestimate_bmN    esa for mb_size N = 8, 16, 32, 64 through bm_search()
  *                    of block_match.h, the block matching the c63 encoder's
- *                    c63_me uses too: four candidate rows a work item
- *                    (c63_me: C63_ME_NR),
+ *                    c63_meN use too: four candidate rows a work item
+ *                    (c63_meN: N, C63_ME_NR(r)),
  *                    __vsadu4 over a window staged as words; used where its
  *                    shared memory (mestimate_bm_smem()) fits in
  *                    MESTIMATE_STAGE_MAX bytes, else mestimate_esa_staged

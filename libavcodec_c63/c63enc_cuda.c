@@ -84,6 +84,7 @@
 #include "c63.h"
 #include "c63enc.h"
 #include "libavcodec/cuda_kernels/block_match.h"
+#include "libavcodec/cuda_kernels/c63_convert.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
@@ -93,8 +94,6 @@ extern const unsigned int ff_c63_cuda_ptx_len;
 
 #define MAX_DEPTH     16
 #define ENC_BLOCKS     4    ///< C63_ENC_BLOCKS of the kernels
-#define CONV_BLOCK_W  32
-#define CONV_BLOCK_H   8
 
 /* Stages timed by the slot's events on the compute stream (ev[i] to
  * ev[i + 1]); the download adds the packer's copy, and the upload of a
@@ -184,7 +183,7 @@ typedef struct C63CudaEncContext {
     CUstream             up_stream;     ///< uploads of system-memory frames
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
-    CUfunction           f_convert, f_me, f_encode;
+    CUfunction           f_convert, f_me[4], f_encode;   ///< f_me[i]: c63_me(4 << i)
     CUfunction           f_ec[NB_EC];
     tcuMemAllocHost     *mem_alloc_host;
     tcuMemFreeHost      *mem_free_host;
@@ -566,9 +565,14 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
                                    ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
         goto fail;
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me,      s->module, "c63_me")))      < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0)
         goto fail;
+    for (int i = 0; i < FF_ARRAY_ELEMS(s->f_me); i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "c63_me%d", 4 << i);
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me[i], s->module, name))) < 0)
+            goto fail;
+    }
     for (int i = 0; i < NB_EC && s->entropy == ENTROPY_GPU; i++)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_ec[i], s->module, ec_names[i]))) < 0)
             goto fail;
@@ -731,11 +735,17 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
     return CHECK_CU(cu->cuStreamWaitEvent(s->stream, sl->ev_in, 0));
 }
 
+static int launch3(AVCodecContext *avctx, CUfunction f, int gx, int gy, int gz, int tx, int ty,
+                   unsigned shmem, void **args)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, gz, tx, ty, 1, shmem, s->stream, args, NULL));
+}
+
 static int launch(AVCodecContext *avctx, CUfunction f, int gx, int gy, int tx, int ty,
                   unsigned shmem, void **args)
 {
-    C63CudaEncContext *s = avctx->priv_data;
-    return CHECK_CU(s->cu->cuLaunchKernel(f, gx, gy, 1, tx, ty, 1, shmem, s->stream, args, NULL));
+    return launch3(avctx, f, gx, gy, 1, tx, ty, shmem, args);
 }
 
 static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
@@ -768,38 +778,44 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[0], s->stream))) < 0)
         goto end;
 
-    for (int p = 0; p < 3; p++) {
-        CUdeviceptr dst = s->d_orig + s->plane_off[p];
-        CUdeviceptr in  = src[p];
-        int dw = g->w[p], dh = g->h[p], ip = pitch[p], step = 1;
-        int sw = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
-        int sh = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
-        void *args[] = { &dst, &dw, &dh, &in, &ip, &sw, &sh, &step };
-        if (fmt == AV_PIX_FMT_NV12 && p) {
-            in   = src[1] + (p - 1);
-            ip   = pitch[1];
-            step = 2;
+    {
+        C63ConvParams cp;
+        void *args[] = { &cp };
+        for (int p = 0; p < 3; p++) {
+            C63ConvPlane *c = &cp.p[p];
+            c->dst   = s->d_orig + s->plane_off[p];
+            c->dw    = g->w[p];
+            c->dh    = g->h[p];
+            c->src   = src[p];
+            c->pitch = pitch[p];
+            c->sw    = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
+            c->sh    = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+            c->step  = 1;
+            if (fmt == AV_PIX_FMT_NV12 && p) {
+                c->src   = src[1] + (p - 1);
+                c->pitch = pitch[1];
+                c->step  = 2;
+            }
         }
-        if ((ret = launch(avctx, s->f_convert, FFALIGN(dw, CONV_BLOCK_W) / CONV_BLOCK_W,
-                          FFALIGN(dh, CONV_BLOCK_H) / CONV_BLOCK_H,
-                          CONV_BLOCK_W, CONV_BLOCK_H, 0, args)) < 0)
+        if ((ret = launch(avctx, s->f_convert, c63_conv_layout(&cp), 1,
+                          C63_CONV_THREADS, 1, 0, args)) < 0)
             goto end;
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[1], s->stream))) < 0)
         goto end;
 
     if (!key) {
-        for (int p = 0; p < 3; p++) {
+        /* luma (p = 0), then both chroma planes (same size and range) in one launch */
+        for (int p = 0; p < 2; p++) {
             CUdeviceptr mv  = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
             CUdeviceptr cur = s->d_orig + s->plane_off[p];
             CUdeviceptr rp  = ref + s->plane_off[p];
-            int w = g->w[p], h = g->h[p], r = s->range[p];
-            int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, C63_ME_NR);
-            int items = 2 * r * ((2 * r + C63_ME_NR - 1) / C63_ME_NR);
-            int threads = av_clip(FFALIGN(items, 32), 32, 256);
-            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride };
-            if ((ret = launch(avctx, s->f_me, w / 8, h / 8, threads, 1,
-                              win_stride * win_rows, args)) < 0)
+            int w = g->w[p], h = g->h[p], r = s->range[p], nr = C63_ME_NR(r);
+            int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, nr);
+            int zstride = p ? s->plane_off[2] - s->plane_off[1] : 0;
+            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride };
+            if ((ret = launch3(avctx, s->f_me[av_log2(nr) - 2], w / 8, h / 8, p ? 2 : 1,
+                               C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
                 goto end;
         }
     }

@@ -36,8 +36,9 @@
  *   frame sizes that are not multiples of the block, line sizes that are
  *   not multiples of 4, and four kinds of content (random, a shifted
  *   gradient, flat, a few levels: many equal costs).
- * - c63_me's instance (8x8, 32-bit keys, word loads) against the search of
- *   FORMAT.md section 6 written out directly, for ranges 0 to 64.
+ * - c63_me's instances (8x8, 32-bit keys, word loads; 4, 8, 16 and 32
+ *   candidate rows a work item) against the search of FORMAT.md section 6
+ *   written out directly, for ranges 0 to 64.
  *
  * Prints one line per case and "N passed, N failed"; exit status 1 on any
  * mismatch.
@@ -162,13 +163,14 @@ template <int BS> static void test_mestimate(int w, int h, int p, int content)
     report(name, detail);
 }
 
+template <int NR>
 static void test_c63(int w, int h, int r, int content)
 {
     std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
-    const int stride = BM_STRIDE(8, 2 * r), rows = BM_ROWS_N(8, 2 * r, C63_ME_NR);
+    const int stride = BM_STRIDE(8, 2 * r), rows = BM_ROWS_N(8, 2 * r, NR);
     char name[128], detail[256] = "";
 
-    snprintf(name, sizeof(name), "c63_me %dx%d range %d content %d", w, h, r, content);
+    snprintf(name, sizeof(name), "c63_me%d %dx%d range %d content %d", NR, w, h, r, content);
     fill(cur, ref, w, h, content);
     for (int my = 0; my < h && !detail[0]; my += 8)
         for (int mx = 0; mx < w && !detail[0]; mx += 8) {
@@ -176,10 +178,10 @@ static void test_c63(int w, int h, int r, int content)
             const int y0 = my - r > 0 ? my - r : 0, y1 = my + r < h - 8 ? my + r : h - 8;
             std::vector<unsigned> smem((size_t)stride / 4 * rows);
             const unsigned key =
-                bm_search<8, false, true, unsigned, C63_ME_NR>(cur.data(), w, ref.data(), w,
-                                                               w, h, mx, my, x0, y0,
-                                                               x1 - x0, y1 - y0, stride,
-                                                               smem.data());
+                bm_search<8, false, true, unsigned, NR>(cur.data(), w, ref.data(), w,
+                                                        w, h, mx, my, x0, y0,
+                                                        x1 - x0, y1 - y0, stride,
+                                                        smem.data());
             int gx = 0, gy = 0, wx = 0, wy = 0;
             unsigned best = ~0u;
 
@@ -219,8 +221,13 @@ int main(void)
             test_mestimate<64>(140, 130, p, content);
         }
         for (int r : { 0, 1, 3, 4, 7, 16, 20, 64 }) {
-            test_c63(40, 24, r, content);
-            test_c63(176, 104, r, content);
+            /* every kernel c63_cuda.cu has: c63_me4, 8, 16, 32 */
+            test_c63<4>(40, 24, r, content);
+            test_c63<8>(40, 24, r, content);
+            test_c63<16>(40, 24, r, content);
+            test_c63<32>(40, 24, r, content);
+            test_c63<C63_ME_NR(16)>(176, 104, r, content);
+            test_c63<C63_ME_NR(8)>(176, 104, r, content);
         }
     }
     printf("%d passed, %d failed\n", passed, failed);

@@ -19,7 +19,7 @@
  */
 
 /*
- * Usage: checkcuda [--bench] [--small] [--seed N] [--ptx FILE]
+ * Usage: checkcuda [--bench [--no-tests]] [--small] [--seed N] [--ptx FILE]
  *
  * Runs every kernel of libavcodec/cuda_kernels/c63_cuda.cu and of
  * libavfilter/cuda_kernels/mestimate_cuda.cu (against mestimate's own
@@ -40,7 +40,8 @@
  * --bench also times the kernels with CUDA events (drawtext_cuda's on the
  * operation lists of the benchmark's two texts) and compares the motion
  * search's rate of byte absolute differences with the peak rate that a
- * tight __vsadu4 loop reaches on the same GPU.
+ * tight __vsadu4 loop reaches on the same GPU. With --no-tests it runs
+ * only the benchmark (to compare kernel variants given by --ptx).
  *
  * Without libcuda or a device it prints "checkcuda: SKIPPED: no CUDA
  * device" and exits 0.
@@ -79,6 +80,8 @@ extern const unsigned int ff_mestimate_cuda_ptx_len;
 }
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
 #include "libavfilter/cuda_kernels/me_search.h"
+#include "libavcodec/cuda_kernels/block_match.h"
+#include "libavcodec/cuda_kernels/c63_convert.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 #include "tests/c63/c63_ec_frames.h"
 
@@ -92,7 +95,9 @@ static tcuMemAllocHost *mem_alloc_host;
 static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module;
-static CUfunction f_convert, f_me, f_encode, f_peak, f_drawtext;
+static CUfunction f_convert, f_encode, f_peak, f_drawtext;
+static CUfunction f_me[4];   /* c63_me(4 << i) */
+static const int me_nrs[4] = { 4, 8, 16, 32 };
 static CUfunction f_mest_block, f_mest_esa, f_mest_staged, f_mest_bm[4];
 
 /* The entropy coder's kernels, in launch order (c63_cuda.cu). */
@@ -143,9 +148,15 @@ struct DevBuf {
     void down(void *h, size_t n) { CK(cu->cuMemcpyDtoH(h, p, n)); }
 };
 
+static void launch3(CUfunction f, int gx, int gy, int gz, int tx, int ty, unsigned shmem,
+                    void **args)
+{
+    CK(cu->cuLaunchKernel(f, gx, gy, gz, tx, ty, 1, shmem, NULL, args, NULL));
+}
+
 static void launch(CUfunction f, int gx, int gy, int tx, int ty, unsigned shmem, void **args)
 {
-    CK(cu->cuLaunchKernel(f, gx, gy, 1, tx, ty, 1, shmem, NULL, args, NULL));
+    launch3(f, gx, gy, 1, tx, ty, shmem, args);
 }
 
 static void report(const char *name, bool ok, const std::string &detail)
@@ -180,73 +191,128 @@ static void fill(std::vector<uint8_t> &v, int w, int h, Content c, int shift)
 
 /* ------------------------------------------------------------ convert */
 
+/*
+ * One launch for a frame's three planes, as the encoder makes it: luma
+ * planar, chroma planar or one interleaved UV plane (step 2), with pitches
+ * that keep every row aligned (the 8- and 16-byte loads) or none (+37:
+ * the byte loads), and the source 1 byte off its allocation in the
+ * unaligned case.
+ */
 static void test_convert(void)
 {
-    static const int sizes[][2] = { { 16, 16 }, { 1, 1 }, { 17, 9 }, { 176, 100 }, { 720, 577 } };
+    static const int sizes[][2] = { { 16, 16 }, { 1, 1 }, { 17, 9 }, { 176, 100 },
+                                    { 720, 577 }, { 1920, 1080 }, { 46, 30 } };
     for (auto &sz : sizes) {
         if ((long)sz[0] * sz[1] > max_area)
             continue;
-        for (int step = 1; step <= 2; step++) {
-            C63Geometry g;
-            ff_c63_geometry(&g, sz[0], sz[1]);
-            int sw = (sz[0] + 1) / 2, sh = (sz[1] + 1) / 2;
-            int dw = g.w[1], dh = g.h[1];
-            int pitch = sw * step + 37;
-            std::vector<uint8_t> src((size_t)pitch * sh), out((size_t)dw * dh), exp((size_t)dw * dh, 0);
-            for (auto &b : src) b = rnd();
-            for (int y = 0; y < sh; y++)
-                for (int x = 0; x < sw; x++)
-                    exp[(size_t)y * dw + x] = src[(size_t)y * pitch + x * step + (step - 1)];
-            DevBuf ds(src.size()), dd(out.size());
-            ds.up(src.data(), src.size());
-            CK(cu->cuMemsetD8Async(dd.p, 0xAA, out.size(), NULL));
-            CUdeviceptr in = ds.p + (step - 1), dst = dd.p;
-            void *args[] = { &dst, &dw, &dh, &in, &pitch, &sw, &sh, &step };
-            launch(f_convert, (dw + 31) / 32, (dh + 7) / 8, 32, 8, 0, args);
-            dd.down(out.data(), out.size());
-            std::string detail;
-            for (int y = 0; y < dh && detail.empty(); y++)
-                for (int x = 0; x < dw; x++)
-                    if (out[(size_t)y * dw + x] != exp[(size_t)y * dw + x]) {
-                        char buf[256];
-                        snprintf(buf, sizeof(buf), "%dx%d plane from %dx%d step %d: first "
-                                 "mismatch at (%d, %d): gpu %d, cpu %d", dw, dh, sw, sh, step,
-                                 x, y, out[(size_t)y * dw + x], exp[(size_t)y * dw + x]);
-                        detail = buf;
-                        break;
+        for (int step = 1; step <= 2; step++)
+            for (int aligned = 0; aligned <= 1; aligned++) {
+                C63Geometry g;
+                ff_c63_geometry(&g, sz[0], sz[1]);
+                C63ConvParams cp;
+                std::vector<uint8_t> src[3], exp[3], out[3];
+                std::vector<DevBuf *> bufs;
+                int nsrc = step == 2 ? 2 : 3;
+                size_t doff[3], dtotal = 0;
+                for (int p = 0; p < 3; p++) {
+                    doff[p] = dtotal;
+                    dtotal += (size_t)g.w[p] * g.h[p];
+                }
+                DevBuf dd(dtotal);
+                CK(cu->cuMemsetD8Async(dd.p, 0xAA, dtotal, NULL));
+                for (int p = 0; p < nsrc; p++) {
+                    int sw = p ? (sz[0] + 1) / 2 : sz[0], sh = p ? (sz[1] + 1) / 2 : sz[1];
+                    int bytes = sw * (p ? step : 1);
+                    int pitch = aligned ? (bytes + 63) & ~63 : bytes + 37;
+                    int off = aligned ? 0 : 1;
+                    src[p].resize((size_t)pitch * sh + off);
+                    for (auto &b : src[p]) b = rnd();
+                    DevBuf *db = new DevBuf(src[p].size());
+                    db->up(src[p].data(), src[p].size());
+                    bufs.push_back(db);
+                    for (int q = p; q < (step == 2 && p ? 3 : p + 1); q++) {
+                        C63ConvPlane *c = &cp.p[q];
+                        c->dst   = dd.p + doff[q];
+                        c->dw    = g.w[q];
+                        c->dh    = g.h[q];
+                        c->src   = db->p + off + (step == 2 && q ? q - 1 : 0);
+                        c->pitch = pitch;
+                        c->sw    = sw;
+                        c->sh    = sh;
+                        c->step  = q ? step : 1;
+                        exp[q].assign((size_t)g.w[q] * g.h[q], 0);
+                        for (int y = 0; y < sh; y++)
+                            for (int x = 0; x < sw; x++)
+                                exp[q][(size_t)y * g.w[q] + x] =
+                                    src[p][off + (size_t)y * pitch + x * c->step +
+                                           (step == 2 && q ? q - 1 : 0)];
                     }
-            char name[96];
-            snprintf(name, sizeof(name), "convert %dx%d %s", sz[0], sz[1],
-                     step == 1 ? "planar" : "interleaved");
-            report(name, detail.empty(), detail);
-        }
+                }
+                void *args[] = { &cp };
+                launch(f_convert, c63_conv_layout(&cp), 1, C63_CONV_THREADS, 1, 0, args);
+                std::string detail;
+                for (int q = 0; q < 3 && detail.empty(); q++) {
+                    out[q].resize(exp[q].size());
+                    CK(cu->cuMemcpyDtoH(out[q].data(), dd.p + doff[q], out[q].size()));
+                    for (size_t i = 0; i < out[q].size(); i++)
+                        if (out[q][i] != exp[q][i]) {
+                            char buf[256];
+                            snprintf(buf, sizeof(buf), "plane %d (%dx%d): first mismatch at "
+                                     "(%d, %d): gpu %d, cpu %d", q, g.w[q], g.h[q],
+                                     (int)(i % g.w[q]), (int)(i / g.w[q]), out[q][i], exp[q][i]);
+                            detail = buf;
+                            break;
+                        }
+                }
+                for (DevBuf *db : bufs)
+                    delete db;
+                char name[96];
+                snprintf(name, sizeof(name), "convert %dx%d %s %s", sz[0], sz[1],
+                         step == 1 ? "planar" : "interleaved", aligned ? "aligned" : "unaligned");
+                report(name, detail.empty(), detail);
+            }
     }
 }
 
 /* ----------------------------------------------------- motion search */
 
-static void me_params(int r, int *win_stride, int *win_rows, int *threads)
+/* the launch of c63_me<nr> as the encoder computes it */
+static void me_params(int r, int nr, int *win_stride, int *win_rows, int *threads)
 {
-    /* as the encoder computes them */
-    int items = 2 * r * ((2 * r + C63_ME_NR - 1) / C63_ME_NR);
     *win_stride = BM_STRIDE(8, 2 * r);
-    *win_rows   = BM_ROWS_N(8, 2 * r, C63_ME_NR);
-    *threads    = items <= 32 ? 32 : items >= 256 ? 256 : (items + 31) & ~31;
+    *win_rows   = BM_ROWS_N(8, 2 * r, nr);
+    *threads    = C63_ME_THREADS(r, nr);
+}
+
+static CUfunction me_kernel(int nr)
+{
+    for (int i = 0; i < 4; i++)
+        if (me_nrs[i] == nr)
+            return f_me[i];
+    fprintf(stderr, "checkcuda: no c63_me kernel for %d rows\n", nr);
+    exit(1);
 }
 
 static MECmpContext mecc;
 
-static void run_me(const uint8_t *cur, const uint8_t *ref, int w, int h, int r, C63MV *out)
+/* c63_me<nr> over two w x h planes in one launch (gridDim.z = 2, as the
+ * encoder's chroma): plane z's current picture is cur[z], its reference
+ * ref[z] */
+static void run_me(const uint8_t *const cur[2], const uint8_t *const ref[2], int w, int h,
+                   int r, int nr, C63MV *out)
 {
-    int nb = (w / 8) * (h / 8), ws, wr, threads;
-    DevBuf dc((size_t)w * h), dr((size_t)w * h), dm(nb * sizeof(C63MV));
-    dc.up(cur, (size_t)w * h);
-    dr.up(ref, (size_t)w * h);
-    me_params(r, &ws, &wr, &threads);
+    const size_t n = (size_t)w * h;
+    int nb = (w / 8) * (h / 8), ws, wr, threads, zstride = (int)n;
+    DevBuf dc(2 * n), dr(2 * n), dm(2 * nb * sizeof(C63MV));
+    for (int z = 0; z < 2; z++) {
+        CK(cu->cuMemcpyHtoD(dc.p + z * n, cur[z], n));
+        CK(cu->cuMemcpyHtoD(dr.p + z * n, ref[z], n));
+    }
+    me_params(r, nr, &ws, &wr, &threads);
     CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
-    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws };
-    launch(f_me, w / 8, h / 8, threads, 1, ws * wr, args);
-    dm.down(out, nb * sizeof(C63MV));
+    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &zstride };
+    launch3(me_kernel(nr), w / 8, h / 8, 2, threads, 1, ws * wr, args);
+    dm.down(out, 2 * nb * sizeof(C63MV));
 }
 
 static int sad8(const uint8_t *a, const uint8_t *b, int stride)
@@ -265,7 +331,7 @@ static void test_me_case(int w, int h, int r, Content content, bool related)
     std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
     std::vector<uint16_t> sums((size_t)w * h);
     int bw = w / 8, bh = h / 8;
-    std::vector<C63MV> gpu(bw * bh), cpu(bw * bh);
+    std::vector<C63MV> gpu(2 * bw * bh), cpu(2 * bw * bh);
 
     fill(ref, w, h, content, 0);
     if (related) {
@@ -283,32 +349,39 @@ static void test_me_case(int w, int h, int r, Content content, bool related)
         fill(cur, w, h, content, 5);
     }
 
-    ff_c63_block_sums(nullptr, sums.data(), ref.data(), w, h, 0, h);
-    for (int by = 0; by < bh; by++)
-        for (int bx = 0; bx < bw; bx++)
-            cpu[by * bw + bx] = ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),
-                                                     w, h, bx, by, r);
-    run_me(cur.data(), ref.data(), w, h, r, gpu.data());
+    /* plane 0 searches cur in ref, plane 1 (the second plane of the same
+     * launch) ref in cur */
+    const uint8_t *const pc[2] = { cur.data(), ref.data() }, *const pr[2] = { ref.data(), cur.data() };
+    for (int z = 0; z < 2; z++) {
+        ff_c63_block_sums(nullptr, sums.data(), pr[z], w, h, 0, h);
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++)
+                cpu[z * bw * bh + by * bw + bx] =
+                    ff_c63_motion_search(&mecc, pc[z], pr[z], sums.data(), w, h, bx, by, r);
+    }
 
-    std::string detail;
-    for (int b = 0; b < bw * bh; b++)
-        if (gpu[b].x != cpu[b].x || gpu[b].y != cpu[b].y) {
-            int bx = b % bw, by = b / bw;
-            const uint8_t *blk = cur.data() + (size_t)8 * by * w + 8 * bx;
-            const uint8_t *base = ref.data() + (size_t)8 * by * w + 8 * bx;
-            char buf[320];
-            snprintf(buf, sizeof(buf), "%dx%d plane, range %d: first mismatch at block "
-                     "(%d, %d): gpu (%d, %d) sad %d, cpu (%d, %d) sad %d", w, h, r, bx, by,
-                     gpu[b].x, gpu[b].y, sad8(blk, base + gpu[b].y * w + gpu[b].x, w),
-                     cpu[b].x, cpu[b].y, sad8(blk, base + cpu[b].y * w + cpu[b].x, w));
-            detail = buf;
-            break;
-        }
     static const char *const cn[] = { "random", "flat", "smooth", "two-level" };
-    char name[96];
-    snprintf(name, sizeof(name), "me %dx%d r%d %s%s", w, h, r, cn[content],
-             related ? " moved" : "");
-    report(name, detail.empty(), detail);
+    for (int nr : me_nrs) {
+        std::string detail;
+        run_me(pc, pr, w, h, r, nr, gpu.data());
+        for (int b = 0; b < 2 * bw * bh; b++)
+            if (gpu[b].x != cpu[b].x || gpu[b].y != cpu[b].y) {
+                const int z = b / (bw * bh), bx = b % bw, by = b % (bw * bh) / bw;
+                const uint8_t *blk = pc[z] + (size_t)8 * by * w + 8 * bx;
+                const uint8_t *base = pr[z] + (size_t)8 * by * w + 8 * bx;
+                char buf[320];
+                snprintf(buf, sizeof(buf), "%dx%d plane %d, range %d: first mismatch at block "
+                         "(%d, %d): gpu (%d, %d) sad %d, cpu (%d, %d) sad %d", w, h, z, r, bx, by,
+                         gpu[b].x, gpu[b].y, sad8(blk, base + gpu[b].y * w + gpu[b].x, w),
+                         cpu[b].x, cpu[b].y, sad8(blk, base + cpu[b].y * w + cpu[b].x, w));
+                detail = buf;
+                break;
+            }
+        char name[96];
+        snprintf(name, sizeof(name), "me%d %dx%d r%d %s%s%s", nr, w, h, r, cn[content],
+                 related ? " moved" : "", nr == C63_ME_NR(r) ? " (encoder's)" : "");
+        report(name, detail.empty(), detail);
+    }
 }
 
 static void test_me(void)
@@ -857,6 +930,37 @@ static float time_ms(CUevent a, CUevent b)
     return ms;
 }
 
+/* c63_me<nr> over `planes` w x h planes of one launch, planes w * h bytes
+ * apart: milliseconds a launch, the mean of reps after one warm-up */
+static float time_me(CUevent e0, CUevent e1, CUdeviceptr mv, CUdeviceptr c, CUdeviceptr rf,
+                     int w, int h, int r, int planes, int nr, int reps)
+{
+    int ws, wr, threads, zstride = w * h;
+    me_params(r, nr, &ws, &wr, &threads);
+    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &zstride };
+    launch3(me_kernel(nr), w / 8, h / 8, planes, threads, 1, ws * wr, args);
+    CK(cu->cuEventRecord(e0, NULL));
+    for (int i = 0; i < reps; i++)
+        launch3(me_kernel(nr), w / 8, h / 8, planes, threads, 1, ws * wr, args);
+    CK(cu->cuEventRecord(e1, NULL));
+    CK(cu->cuEventSynchronize(e1));
+    return time_ms(e0, e1) / reps;
+}
+
+/* candidate positions of a w x h plane's search at range r */
+static double me_candidates(int w, int h, int r)
+{
+    double n = 0;
+    for (int my = 0; my + 8 <= h; my += 8)
+        for (int mx = 0; mx + 8 <= w; mx += 8) {
+            int nx = std::min(mx + r, w - 8) - std::max(0, mx - r);
+            int ny = std::min(my + r, h - 8) - std::max(0, my - r);
+            if (nx > 0 && ny > 0)
+                n += (double)nx * ny;
+        }
+    return n;
+}
+
 static void bench_drawtext(void);
 
 static void bench(void)
@@ -865,7 +969,6 @@ static void bench(void)
     const int w = 1920, h = 1088, r = 16, reps = 20;
     const int bw = w / 8, bh = h / 8, nb = bw * bh;
     std::vector<uint8_t> cur((size_t)w * h), ref((size_t)w * h);
-    int ws, wr, threads;
     double candidates = 0;
 
     if (!event_elapsed) {
@@ -877,14 +980,7 @@ static void bench(void)
 
     fill(ref, w, h, SMOOTH, 0);
     fill(cur, w, h, SMOOTH, 2);
-    for (int by = 0; by < bh; by++)
-        for (int bx = 0; bx < bw; bx++) {
-            int mx = 8 * bx, my = 8 * by;
-            int nx = std::min(mx + r, w - 8) - std::max(0, mx - r);
-            int ny = std::min(my + r, h - 8) - std::max(0, my - r);
-            if (nx > 0 && ny > 0)
-                candidates += (double)nx * ny;
-        }
+    candidates = me_candidates(w, h, r);
 
     DevBuf dc(cur.size()), dr(ref.size()), dm(nb * 2), dcoef((size_t)nb * 128), drec(cur.size()),
            dq(64);
@@ -896,20 +992,9 @@ static void bench(void)
     std::vector<C63MV> zero(nb);
     dm.up(zero.data(), nb * 2);
 
-    /* motion search, 1080p luma */
-    me_params(r, &ws, &wr, &threads);
-    {
-        CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
-        int ww = w, hh = h, rr = r;
-        void *args[] = { &mv, &c, &rf, &ww, &hh, &rr, &ws };
-        launch(f_me, bw, bh, threads, 1, ws * wr, args);
-        CK(cu->cuEventRecord(e0, NULL));
-        for (int i = 0; i < reps; i++)
-            launch(f_me, bw, bh, threads, 1, ws * wr, args);
-        CK(cu->cuEventRecord(e1, NULL));
-        CK(cu->cuEventSynchronize(e1));
-    }
-    float me_ms = time_ms(e0, e1) / reps;
+    /* motion search, 1080p luma, the encoder's kernel (its vectors feed
+     * c63_encode below) */
+    float me_ms = time_me(e0, e1, dm.p, dc.p, dr.p, w, h, r, 1, C63_ME_NR(r), reps);
     double me_rate = candidates * 64 / (me_ms * 1e-3);
 
     /* peak byte absolute difference rate */
@@ -943,27 +1028,72 @@ static void bench(void)
         enc_ms = time_ms(e0, e1) / reps;
     }
 
-    /* conversion, 1080p luma */
+    /* conversion, a 1080p yuv420p frame (three planes, one launch) */
     float conv_ms;
     {
-        CUdeviceptr dst = drec.p, src = dc.p;
-        int dw = w, dh = h, pitch = w, sw = 1920, sh = 1080, step = 1;
-        void *args[] = { &dst, &dw, &dh, &src, &pitch, &sw, &sh, &step };
+        C63ConvParams cp;
+        DevBuf dsrc((size_t)w * h * 3 / 2), ddst((size_t)w * h * 3 / 2);
+        size_t off = 0;
+        for (int p = 0; p < 3; p++) {
+            C63ConvPlane *c = &cp.p[p];
+            c->dw    = p ? w / 2 : w;
+            c->dh    = p ? h / 2 : h;
+            c->sw    = p ? 960 : 1920;
+            c->sh    = p ? 540 : 1080;
+            c->pitch = c->sw;
+            c->step  = 1;
+            c->dst   = ddst.p + off;
+            c->src   = dsrc.p + off;
+            off     += (size_t)c->dw * c->dh;
+        }
+        const int blocks = c63_conv_layout(&cp);
+        void *args[] = { &cp };
         CK(cu->cuEventRecord(e0, NULL));
         for (int i = 0; i < reps; i++)
-            launch(f_convert, (dw + 31) / 32, (dh + 7) / 8, 32, 8, 0, args);
+            launch(f_convert, blocks, 1, C63_CONV_THREADS, 1, 0, args);
         CK(cu->cuEventRecord(e1, NULL));
         CK(cu->cuEventSynchronize(e1));
         conv_ms = time_ms(e0, e1) / reps;
     }
 
     printf("bench (1920x1088 luma plane, CUDA events):\n");
-    printf("  c63_convert  %8.3f ms  %8.1f Msamples/s\n", conv_ms, (double)w * h / conv_ms * 1e-3);
+    printf("  c63_convert  %8.3f ms  %8.1f Msamples/s (the three planes of a 1920x1080 frame)\n",
+           conv_ms, 1920.0 * 1080 * 1.5 / conv_ms * 1e-3);
     printf("  c63_me       %8.3f ms  %8.1f Mblocks/s  %.0f candidates  %.1f G byte-absdiff/s\n",
            me_ms, nb / me_ms * 1e-3, candidates, me_rate * 1e-9);
     printf("  c63_encode   %8.3f ms  %8.1f Mblocks/s (inter)\n", enc_ms, nb / enc_ms * 1e-3);
     printf("  peak __vsadu4 loop: %.1f G byte-absdiff/s; motion search reaches %.1f%% of it\n",
            peak_rate * 1e-9, 100.0 * me_rate / peak_rate);
+
+    /* every c63_me kernel: 1080p luma at range 16, and its two chroma
+     * planes (960x544) at range 8 in one launch, as the encoder runs them */
+    {
+        const int cw = w / 2, chh = h / 2, cr = r / 2;
+        const size_t cn = (size_t)cw * chh;
+        std::vector<uint8_t> ccur(2 * cn), cref(2 * cn), tmp(cn);
+        for (int z = 0; z < 2; z++) {
+            fill(tmp, cw, chh, SMOOTH, 3 * z);
+            memcpy(cref.data() + z * cn, tmp.data(), cn);
+            fill(tmp, cw, chh, SMOOTH, 3 * z + 2);
+            memcpy(ccur.data() + z * cn, tmp.data(), cn);
+        }
+        DevBuf ddc(2 * cn), ddr(2 * cn), ddm(2 * (cn / 64) * 2), dlm(nb * 2);
+        ddc.up(ccur.data(), 2 * cn);
+        ddr.up(cref.data(), 2 * cn);
+        const double ccand = 2 * me_candidates(cw, chh, cr);
+        printf("  c63_meN, N candidate rows a work item (luma: %dx%d range %d; chroma: "
+               "2 planes %dx%d range %d, one launch; * the encoder's):\n",
+               w, h, r, cw, chh, cr);
+        for (int nr : me_nrs) {
+            float lm = time_me(e0, e1, dlm.p, dc.p, dr.p, w, h, r, 1, nr, reps);
+            float cm = time_me(e0, e1, ddm.p, ddc.p, ddr.p, cw, chh, cr, 2, nr, reps);
+            printf("    N %2d: luma %7.3f ms %5.1f%% of peak%s  chroma %7.3f ms %5.1f%% of peak%s\n",
+                   nr, lm, 100.0 * candidates * 64 / (lm * 1e-3) / peak_rate,
+                   nr == C63_ME_NR(r) ? "*" : " ",
+                   cm, 100.0 * ccand * 64 / (cm * 1e-3) / peak_rate,
+                   nr == C63_ME_NR(cr) ? "*" : " ");
+        }
+    }
     printf("bench mestimate_cuda (1920x1080 luma plane, CUDA events, one direction; "
            "a frame is two):\n");
     bench_mestimate(e0, e1, peak_rate);
@@ -1262,7 +1392,7 @@ static std::string inflate_ptx(const unsigned char *d, unsigned len)
 
 int main(int argc, char **argv)
 {
-    bool do_bench = false;
+    bool do_bench = false, do_tests = true;
     const char *ptx_path = NULL;
     CUdevice dev;
     int count = 0;
@@ -1275,12 +1405,19 @@ int main(int argc, char **argv)
             rng_state = strtoul(argv[++i], NULL, 0) | 1;
         else if (!strcmp(argv[i], "--ptx") && i + 1 < argc)
             ptx_path = argv[++i];
+        else if (!strcmp(argv[i], "--no-tests"))
+            do_tests = false;
         else if (!strcmp(argv[i], "--small"))
             max_area = 176 * 144;
         else {
-            fprintf(stderr, "usage: %s [--bench] [--small] [--seed N] [--ptx FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--bench [--no-tests]] [--small] [--seed N] [--ptx FILE]\n",
+                    argv[0]);
             return 2;
         }
+    }
+    if (!do_bench && !do_tests) {
+        fprintf(stderr, "checkcuda: --no-tests without --bench runs nothing\n");
+        return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
 
@@ -1301,7 +1438,11 @@ int main(int argc, char **argv)
     std::string ptx = load_ptx(ptx_path);
     CK(cu->cuModuleLoadData(&module, ptx.c_str()));
     CK(cu->cuModuleGetFunction(&f_convert, module, "c63_convert"));
-    CK(cu->cuModuleGetFunction(&f_me,      module, "c63_me"));
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "c63_me%d", me_nrs[i]);
+        CK(cu->cuModuleGetFunction(&f_me[i], module, name));
+    }
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
     CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
     for (int k = 0; k < NB_EC; k++)
@@ -1326,12 +1467,14 @@ int main(int argc, char **argv)
     avcodec_free_context(&avctx);
 
     printf("checkcuda: %s, seed %u\n", devname, rng_state);
-    test_convert();
-    test_me();
-    test_encode();
-    test_entropy();
-    test_drawtext();
-    test_mestimate();
+    if (do_tests) {
+        test_convert();
+        test_me();
+        test_encode();
+        test_entropy();
+        test_drawtext();
+        test_mestimate();
+    }
     if (do_bench)
         bench();
 

@@ -8,7 +8,7 @@
 # memcheck racecheck initcheck synccheck) runs over checkcuda --small (every
 # kernel against its C twin on random and edge input, cases up to 176x144)
 # and over representative ffmpeg runs at an odd size: c63_cuda from system
-# memory and from CUDA frames, at depth 1 and 4; cudadiff in each mode on a
+# memory and from CUDA frames (yuv420p and NV12), at depth 1 and 4; cudadiff in each mode on a
 # packed and a planar format; drawtext_cuda with box, border, shadow and
 # moving text on three formats; mestimate_cuda esa and hexbs. The tools run
 # in parallel, the runs of one tool one after the other, each limited to
@@ -53,6 +53,7 @@ tool_runs() {
     one $tool "c63_cuda, depth 1"            $FF $SRC -c:v c63_cuda -depth 1 -f c63 "$TMP/b-$tool.c63"
     one $tool "c63_cuda, depth 4, -g 2"      $FF $SRC -c:v c63_cuda -depth 4 -g 2 -f c63 "$TMP/c-$tool.c63"
     one $tool "c63_cuda, CUDA frames"        $FF $HW $SRC -vf format=yuv420p,hwupload_cuda -c:v c63_cuda -f c63 "$TMP/d-$tool.c63"
+    one $tool "c63_cuda, NV12 CUDA frames"   $FF $HW $SRC -vf format=nv12,hwupload_cuda -c:v c63_cuda -f c63 "$TMP/e-$tool.c63"
     for mode in recon diff mask; do
         one $tool "cudadiff $mode, yuv420p"  $FF $HW $SRC -vf format=yuv420p,hwupload_cuda,cudadiff=mode=$mode:refresh=3,hwdownload,format=yuv420p -f null -
     done
