@@ -145,29 +145,37 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
         const int rows = BM_ROWS_N(BS, ny, NR);
         unsigned int *win = smem;
 
-        /* word i of the window is (wy, wx), stepped without a division
-         * per word */
+        /* word i of the window is (wy, wx), at reference position
+         * (px, py) = (xa + 4 * wx, y0 + wy) and address rp: all four
+         * stepped by nthreads words without a division or a 64-bit
+         * multiplication per word */
         const int dy = nthreads / ws4, dx = nthreads - dy * ws4;
         int wy = tid / ws4, wx = tid - wy * ws4;
+        int px = xa + 4 * wx, py = y0 + wy;
+        const unsigned char *rp = ref + (long long)py * ref_ls + px;
+        const long long rstep = (long long)dy * ref_ls + 4 * dx;
+        const long long rwrap = (long long)ref_ls - 4 * ws4;
         for (int i = tid; i < ws4 * rows; i += nthreads) {
-            const int px = xa + 4 * wx, py = y0 + wy;
-            win[i] = px < pw && py < ph ?
-                     bm_load4<ALIGNED>(ref + (long long)py * ref_ls + px) : 0;
+            win[i] = px < pw && py < ph ? bm_load4<ALIGNED>(rp) : 0;
             wx += dx;
-            wy += dy;
+            px += 4 * dx;
+            py += dy;
+            rp += rstep;
             if (wx >= ws4) {
                 wx -= ws4;
-                wy++;
+                px -= 4 * ws4;
+                py++;
+                rp += rwrap;
             }
         }
         /* the block: in registers (BS = 8) or after the window */
         if (BS <= 8) {
+            const unsigned char *cp = cur + (long long)my * cur_ls + mx;
 #pragma unroll
-            for (int r = 0; r < BS; r++)
+            for (int r = 0; r < BS; r++, cp += cur_ls)
 #pragma unroll
                 for (int q = 0; q < BS / 4; q++)
-                    creg[r * (BS / 4) + q] =
-                        bm_load4<ALIGNED>(cur + (long long)(my + r) * cur_ls + mx + 4 * q);
+                    creg[r * (BS / 4) + q] = bm_load4<ALIGNED>(cp + 4 * q);
         } else {
             unsigned int *c = smem + ws4 * rows;
             for (int i = tid; i < BS * BS / 4; i += nthreads) {
