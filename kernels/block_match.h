@@ -68,8 +68,8 @@
 #define BM_ROWS(bs, ny)   BM_ROWS_N(bs, ny, 4)
 
 /* Candidate rows of a work item of c63_me at range r (bm_search's NR: the
- * kernel c63_meNR the encoder launches), and its thread count: one thread
- * per work item of the widest window (2r columns), 32 to 256 */
+ * kernel c63_me8 or c63_me16 the encoder launches), and its thread count:
+ * one thread per work item of the widest window (2r columns), 32 to 256 */
 #define C63_ME_NR(r) ((r) > 8 ? 16 : 8)
 #define C63_ME_ITEMS(r, nr) (2 * (r) * ((2 * (r) + (nr) - 1) / (nr)))
 #define C63_ME_THREADS(r, nr) \

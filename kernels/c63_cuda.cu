@@ -117,7 +117,7 @@ c63_convert(C63ConvParams cp)
  * empty window gives the vector (0, 0).
  *
  * c63_meN has N candidate rows a work item; C63_ME_NR(r) of block_match.h
- * is the one the encoder launches for range r.
+ * (8 or 16) is the one the encoder launches for range r.
  */
 template <int NR>
 static __device__ __forceinline__ void
@@ -158,10 +158,9 @@ c63_me ## nr(c63_mv *mv, const u8 *cur, const u8 *ref,                         \
     c63_me_body<nr>(mv, cur, ref, w, h, r, win_stride, zstride);               \
 }
 
-C63_ME_KERNEL(4)
+/* the two that C63_ME_NR() chooses */
 C63_ME_KERNEL(8)
 C63_ME_KERNEL(16)
-C63_ME_KERNEL(32)
 
 /* ------------------------------------------- transform and reconstruction */
 

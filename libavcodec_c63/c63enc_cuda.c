@@ -183,7 +183,8 @@ typedef struct C63CudaEncContext {
     CUstream             up_stream;     ///< uploads of system-memory frames
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
-    CUfunction           f_convert, f_me[4], f_encode;   ///< f_me[i]: c63_me(4 << i)
+    CUfunction           f_convert, f_encode;
+    CUfunction           f_me[2];       ///< luma's and chroma's c63_me<C63_ME_NR(range)>
     CUfunction           f_ec[NB_EC];
     tcuMemAllocHost     *mem_alloc_host;
     tcuMemFreeHost      *mem_free_host;
@@ -567,10 +568,10 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0)
         goto fail;
-    for (int i = 0; i < FF_ARRAY_ELEMS(s->f_me); i++) {
+    for (int p = 0; p < 2; p++) {
         char name[16];
-        snprintf(name, sizeof(name), "c63_me%d", 4 << i);
-        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me[i], s->module, name))) < 0)
+        snprintf(name, sizeof(name), "c63_me%d", C63_ME_NR(s->range[p]));
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me[p], s->module, name))) < 0)
             goto fail;
     }
     for (int i = 0; i < NB_EC && s->entropy == ENTROPY_GPU; i++)
@@ -814,7 +815,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, nr);
             int zstride = p ? s->plane_off[2] - s->plane_off[1] : 0;
             void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride };
-            if ((ret = launch3(avctx, s->f_me[av_log2(nr) - 2], w / 8, h / 8, p ? 2 : 1,
+            if ((ret = launch3(avctx, s->f_me[p], w / 8, h / 8, p ? 2 : 1,
                                C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
                 goto end;
         }
@@ -941,11 +942,11 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
             compute += s->stage_ms[i];
         av_log(avctx, level, "GPU time over %"PRId64" frames:\n", s->nb_frames);
         /* the upload first: it is the first stage of a frame */
-        for (int i = -1; i < NB_STAGES; i++) {
-            const int st = i < 0 ? STAGE_UPLOAD : i;
-            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[st],
-                   s->stage_ms[st], s->stage_ms[st] / s->nb_frames);
-        }
+        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[STAGE_UPLOAD],
+               s->stage_ms[STAGE_UPLOAD], s->stage_ms[STAGE_UPLOAD] / s->nb_frames);
+        for (int i = 0; i < NB_STAGES; i++)
+            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[i],
+                   s->stage_ms[i], s->stage_ms[i] / s->nb_frames);
         av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n",
                "compute stream", compute, compute / s->nb_frames,
                compute > 0 ? 1000.0 * s->nb_frames / compute : 0.0);

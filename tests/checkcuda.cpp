@@ -96,8 +96,9 @@ static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module;
 static CUfunction f_convert, f_encode, f_peak, f_drawtext;
-static CUfunction f_me[4];   /* c63_me(4 << i) */
-static const int me_nrs[4] = { 4, 8, 16, 32 };
+/* the c63_meN kernels: N = me_nrs[i] */
+static const int me_nrs[] = { 8, 16 };
+static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
 static CUfunction f_mest_block, f_mest_esa, f_mest_staged, f_mest_bm[4];
 
 /* The entropy coder's kernels, in launch order (c63_cuda.cu). */
@@ -286,7 +287,7 @@ static void me_params(int r, int nr, int *win_stride, int *win_rows, int *thread
 
 static CUfunction me_kernel(int nr)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)FF_ARRAY_ELEMS(me_nrs); i++)
         if (me_nrs[i] == nr)
             return f_me[i];
     fprintf(stderr, "checkcuda: no c63_me kernel for %d rows\n", nr);
@@ -1438,7 +1439,7 @@ int main(int argc, char **argv)
     std::string ptx = load_ptx(ptx_path);
     CK(cu->cuModuleLoadData(&module, ptx.c_str()));
     CK(cu->cuModuleGetFunction(&f_convert, module, "c63_convert"));
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < (int)FF_ARRAY_ELEMS(me_nrs); i++) {
         char name[16];
         snprintf(name, sizeof(name), "c63_me%d", me_nrs[i]);
         CK(cu->cuModuleGetFunction(&f_me[i], module, name));
