@@ -51,6 +51,7 @@
 #include "c63_tables.h"
 #include "block_match.h"
 #include "c63_convert.h"
+#include "c63_transform.h"
 #include "c63_ec.h"
 
 typedef unsigned char  u8;
@@ -171,112 +172,182 @@ __device__ __forceinline__ int c63_f2i16(float f)
     return (short)__float2int_rz(f);
 }
 
-/*
- * 64 threads (threadIdx.x = 8 * row + column) per 8x8 block,
- * blockDim.y blocks per thread block, blocks of one w x h plane in raster
- * order. key != 0: no prediction (keyframe); else the prediction is the
- * block of ref at the block's vector.
- *
- * Per thread the operations are those of ff_c63_fdct_quant_ref and
- * ff_c63_dequant_idct_ref for one output, in the same order:
- *   forward pass 1  Y[r][i] = sum_j X[r][j] * T[j][i]
- *   forward pass 2  Z[k][i] = sum_j Y[j][i] * T[j][k]
- *   inverse pass 1  Y[r][i] = sum_j X[r][j] * T[i][j]
- *   inverse pass 2  Z[k][i] = sum_j Y[j][i] * T[k][j]
- * each accumulated from 0.0f in increasing j.
- */
-#define C63_ENC_BLOCKS 4
-
-extern "C" __global__ void c63_encode(short *coef, u8 *rec, const c63_mv *mv,
-                                      const u8 *orig, const u8 *ref, const u8 *q,
-                                      int w, int h, int key)
+/* The 8 bytes at p, from the aligned words that hold them (no word past
+ * the last of them is read): little-endian, byte i of *lo is p[i]. */
+static __device__ __forceinline__ void c63_load8(const u8 *p, u32 *lo, u32 *hi)
 {
-    __shared__ float bufa[C63_ENC_BLOCKS][64];
-    __shared__ float bufb[C63_ENC_BLOCKS][64];
-    __shared__ float tab[64];
-    __shared__ u8 qs[64];
+    const size_t a  = (size_t)p;
+    const u32 *w    = (const u32 *)(a & ~(size_t)3);
+    const u32 sh    = 8 * (u32)(a & 3);
+    const u32 w0 = w[0], w1 = w[1], w2 = sh ? w[2] : 0;
 
-    const int t   = threadIdx.x;           /* natural position in the block */
-    const int sub = threadIdx.y;
-    const int row = t >> 3, col = t & 7;
-    const int bw  = w >> 3, nblocks = bw * (h >> 3);
+    *lo = __funnelshift_r(w0, w1, sh);
+    *hi = __funnelshift_r(w1, w2, sh);
+}
+
+static __device__ __forceinline__ int c63_byte(u32 lo, u32 hi, int i)
+{
+    return (int)((i < 4 ? lo >> 8 * i : hi >> 8 * (i - 4)) & 0xFF);
+}
+
+/* One pass of the separable transform on the 8 values of one row or
+ * column: out[i] = sum_j in[j] * T(j, i), accumulated from 0.0f in
+ * increasing j, every product and sum separately rounded. T is c63_dct
+ * read at compile-time indices (constant operands). */
+#define C63_DCT_PASS(out, in, T)                                                \
+    do {                                                                        \
+        _Pragma("unroll")                                                       \
+        for (int i_ = 0; i_ < 8; i_++) {                                        \
+            float acc_ = 0.0f;                                                  \
+            _Pragma("unroll")                                                   \
+            for (int j_ = 0; j_ < 8; j_++)                                      \
+                acc_ = __fadd_rn(acc_, __fmul_rn((in)[j_], T(j_, i_)));         \
+            (out)[i_] = acc_;                                                   \
+        }                                                                       \
+    } while (0)
+
+#define C63_T(j, i)  c63_dct[(j) * 8 + (i)]     /* T[j][i] */
+#define C63_TT(j, i) c63_dct[(i) * 8 + (j)]     /* T[i][j] */
+
+/* Row stride (floats) of a block's transposition buffer: 9 makes both the
+ * row-wise and the column-wise accesses of a warp's four blocks free of
+ * bank conflicts. */
+#define C63_ENC_S 9
+
+/* Thread r of a block gives row r (in) and gets column r (out) through
+ * the block's buffer s. */
+static __device__ __forceinline__ void c63_row_to_column(float *s, int r, const float in[8],
+                                                         float out[8])
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        s[r * C63_ENC_S + i] = in[i];
+    __syncwarp();
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        out[j] = s[j * C63_ENC_S + r];
+    __syncwarp();               /* s is written again next */
+}
+
+/*
+ * Transform and reconstruction of the three planes of a frame
+ * (c63_transform.h): 8 threads a block, thread r of a block first holds
+ * row r and, after each transposition through shared memory, column r.
+ * The operations are those of ff_c63_fdct_quant_ref and
+ * ff_c63_dequant_idct_ref, in the same order:
+ *   forward pass 1  Y[r][i] = sum_j X[r][j] * T[j][i]   (thread: row r)
+ *   forward pass 2  Z[k][i] = sum_j Y[j][i] * T[j][k]   (thread: column i)
+ *   inverse pass 1  Y[r][i] = sum_j X[r][j] * T[i][j]   (thread: row r)
+ *   inverse pass 2  Z[k][i] = sum_j Y[j][i] * T[k][j]   (thread: column i)
+ * each accumulated from 0.0f in increasing j. The table is read at
+ * constant indices: no loads for it, and each thread's values stay in
+ * registers between the transpositions. The eight threads of a block are
+ * lanes of one warp, so __syncwarp() orders their exchanges.
+ *
+ * key != 0: no prediction (keyframe); else the prediction is the 8x8 area
+ * of ref at the block's position plus its vector, which motion
+ * estimation keeps inside the plane.
+ */
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_encode(C63EncParams e)
+{
+    __shared__ float buf[C63_ENC_BLOCKS][8 * C63_ENC_S];
+    __shared__ __align__(16) short cbuf[C63_ENC_BLOCKS][64];
+    __shared__ u8 qs[3][64];
+    __shared__ u8 zz[64];
+
+    const int t   = threadIdx.x;
+    const int sub = t >> 3;                 /* block in the thread block */
+    const int r   = t & 7;                  /* its row, then its column */
     const int b   = blockIdx.x * C63_ENC_BLOCKS + sub;
-    const int active = b < nblocks;
-    const int zk  = c63_izigzag[t];         /* zigzag position of t */
-    const float au = col ? 1.0f : C63_ISQRT2_F;
-    const float av = row ? 1.0f : C63_ISQRT2_F;
-    float *A = bufa[sub], *B = bufb[sub];
+    const int active = b < e.nblocks;
+    /* the plane's fields without indexing the parameter space */
+    const int pi  = b >= e.p[2].first ? 2 : b >= e.p[1].first ? 1 : 0;
+#define ENC_FIELD(f) (pi == 2 ? e.p[2].f : pi == 1 ? e.p[1].f : e.p[0].f)
+    const float au = r ? 1.0f : C63_ISQRT2_F;   /* column r's scale */
+    float *s = buf[sub];
     size_t pix = 0;
-    int pred = 0;
-    float acc;
-    int c;
+    u32 p0 = 0, p1 = 0;                     /* prediction of row r */
+    float x[8], y[8];
 
-    if (sub == 0) {
-        tab[t] = c63_dct[t];
-        qs[t]  = q[t];
-    }
+    for (int k = t; k < 3 * 64; k += C63_ENC_THREADS)
+        qs[k >> 6][k & 63] = ((const u8 *)e.q)[k];
+    for (int k = t; k < 64; k += C63_ENC_THREADS)
+        zz[k] = c63_izigzag[k];
 
     if (active) {
-        const int bx = b % bw, by = b / bw;
-        pix = (size_t)(8 * by + row) * w + 8 * bx + col;
-        if (!key) {
-            const c63_mv v = mv[b];
-            pred = ref[(size_t)(8 * by + row + v.y) * w + 8 * bx + col + v.x];
+        const int w  = ENC_FIELD(w), lb = b - ENC_FIELD(first), bw = w >> 3;
+        const int by = lb / bw, bx = lb - by * bw;
+        pix = (size_t)64 * ENC_FIELD(first) + (size_t)(8 * by + r) * w + 8 * bx;
+        const uint2 o = *(const uint2 *)((const u8 *)e.orig + pix);
+        if (!e.key) {
+            const c63_mv v = ((const c63_mv *)e.mv)[b];
+            c63_load8((const u8 *)e.ref + pix + (ptrdiff_t)v.y * w + v.x, &p0, &p1);
         }
-        A[t] = (float)((int)orig[pix] - pred);
-    }
-    __syncthreads();
-
-    /* Forward pass 1: rows. */
-    acc = 0.0f;
 #pragma unroll
-    for (int j = 0; j < 8; j++)
-        acc = __fadd_rn(acc, __fmul_rn(A[row * 8 + j], tab[j * 8 + col]));
-    B[t] = acc;
-    __syncthreads();
-
-    /* Forward pass 2: columns; then scale. */
-    acc = 0.0f;
+        for (int j = 0; j < 8; j++)
+            x[j] = (float)(c63_byte(o.x, o.y, j) - c63_byte(p0, p1, j));
+    } else {
 #pragma unroll
-    for (int j = 0; j < 8; j++)
-        acc = __fadd_rn(acc, __fmul_rn(B[j * 8 + col], tab[j * 8 + row]));
-    acc = __fmul_rn(__fmul_rn(acc, au), av);
-
-    /* Quantise: (int16_t)(float)round((double)d / 4.0 / (double)q[k]). */
-    {
-        double d = __ddiv_rn(__ddiv_rn((double)acc, 4.0), (double)qs[zk]);
-        c = (short)__float2int_rz(__double2float_rn(round(d)));
+        for (int j = 0; j < 8; j++)
+            x[j] = 0.0f;
     }
+#undef ENC_FIELD
+    __syncthreads();                        /* qs, zz */
+
+    /* Forward pass 1: row r. */
+    C63_DCT_PASS(y, x, C63_T);
+    c63_row_to_column(s, r, y, x);
+
+    /* Forward pass 2: column r; scale, quantise, dequantise. */
+    C63_DCT_PASS(y, x, C63_T);
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const float av = k ? 1.0f : C63_ISQRT2_F;
+        const int zk = zz[k * 8 + r];
+        const int q  = qs[pi][zk];
+        const float z = __fmul_rn(__fmul_rn(y[k], au), av);
+        /* (int16_t)(float)round((double)z / 4.0 / (double)q); the
+         * division by 4 is exact, as the multiplication by 0.25 */
+        const double d = __ddiv_rn(__dmul_rn((double)z, 0.25), (double)q);
+        const int c = (short)__float2int_rz(__double2float_rn(round(d)));
+        cbuf[sub][zk] = (short)c;
+        /* (float)round((double)((float)c * (float)q) / 4.0), scaled */
+        const float p = __fmul_rn((float)c, (float)q);
+        const float v = __double2float_rn(round(__dmul_rn((double)p, 0.25)));
+        s[k * C63_ENC_S + r] = __fmul_rn(__fmul_rn(v, au), av);
+    }
+    __syncwarp();
     if (active)
-        coef[(size_t)b * 64 + zk] = (short)c;
-
-    /* Dequantise: (float)round((double)((float)coef * (float)q) / 4.0). */
-    {
-        float p = __fmul_rn((float)c, (float)qs[zk]);
-        float x = __double2float_rn(round(__ddiv_rn((double)p, 4.0)));
-        x = __fmul_rn(__fmul_rn(x, au), av);
-        __syncthreads();            /* everyone is done reading B */
-        A[t] = x;
-    }
-    __syncthreads();
-
-    /* Inverse pass 1: rows. */
-    acc = 0.0f;
+        ((uint4 *)e.coef)[(size_t)b * 8 + r] = ((const uint4 *)cbuf[sub])[r];
 #pragma unroll
     for (int j = 0; j < 8; j++)
-        acc = __fadd_rn(acc, __fmul_rn(A[row * 8 + j], tab[col * 8 + j]));
-    B[t] = acc;
-    __syncthreads();
+        x[j] = s[r * C63_ENC_S + j];
+    __syncwarp();
 
-    /* Inverse pass 2: columns. */
-    acc = 0.0f;
+    /* Inverse pass 1: row r. */
+    C63_DCT_PASS(y, x, C63_TT);
+    c63_row_to_column(s, r, y, x);
+
+    /* Inverse pass 2: column r; back to rows for the reconstruction. */
+    C63_DCT_PASS(y, x, C63_TT);
 #pragma unroll
-    for (int j = 0; j < 8; j++)
-        acc = __fadd_rn(acc, __fmul_rn(B[j * 8 + col], tab[row * 8 + j]));
-
+    for (int k = 0; k < 8; k++)
+        s[k * C63_ENC_S + r] = y[k];
+    __syncwarp();
     if (active) {
-        const int v = pred + c63_f2i16(acc);
-        rec[pix] = (u8)(v < 0 ? 0 : v > 255 ? 255 : v);
+        uint2 out;
+        out.x = out.y = 0;
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            int v = c63_byte(p0, p1, j) + c63_f2i16(s[r * C63_ENC_S + j]);
+            v = v < 0 ? 0 : v > 255 ? 255 : v;
+            if (j < 4)
+                out.x |= (u32)v << 8 * j;
+            else
+                out.y |= (u32)v << 8 * (j - 4);
+        }
+        *(uint2 *)((u8 *)e.rec + pix) = out;
     }
 }
 

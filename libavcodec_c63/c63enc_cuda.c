@@ -85,6 +85,7 @@
 #include "c63enc.h"
 #include "libavcodec/cuda_kernels/block_match.h"
 #include "libavcodec/cuda_kernels/c63_convert.h"
+#include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
@@ -93,7 +94,6 @@ extern const unsigned int ff_c63_cuda_ptx_len;
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(avctx, s->cu, x)
 
 #define MAX_DEPTH     16
-#define ENC_BLOCKS     4    ///< C63_ENC_BLOCKS of the kernels
 
 /* Stages timed by the slot's events on the compute stream (ev[i] to
  * ev[i + 1]); the download adds the packer's copy, and the upload of a
@@ -823,18 +823,19 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[2], s->stream))) < 0)
         goto end;
 
-    for (int p = 0; p < 3; p++) {
-        CUdeviceptr coef = s->d_coef + s->plane_off[p] * sizeof(int16_t);
-        CUdeviceptr rp   = rec + s->plane_off[p];
-        CUdeviceptr mv   = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
-        CUdeviceptr orig = s->d_orig + s->plane_off[p];
-        CUdeviceptr refp = ref + s->plane_off[p];
-        CUdeviceptr q    = s->d_q + 64 * p;
-        int w = g->w[p], h = g->h[p];
-        int nblocks = (w / 8) * (h / 8);
-        void *args[] = { &coef, &rp, &mv, &orig, &refp, &q, &w, &h, &key };
-        if ((ret = launch(avctx, s->f_encode, (nblocks + ENC_BLOCKS - 1) / ENC_BLOCKS, 1,
-                          64, ENC_BLOCKS, 0, args)) < 0)
+    {
+        /* the three planes in one launch */
+        C63EncParams ep;
+        void *args[] = { &ep };
+        ep.coef = s->d_coef;
+        ep.rec  = rec;
+        ep.mv   = s->d_mv;
+        ep.orig = s->d_orig;
+        ep.ref  = ref;
+        ep.q    = s->d_q;
+        ep.key  = key;
+        if ((ret = launch(avctx, s->f_encode, c63_enc_layout(&ep, g->w, g->h), 1,
+                          C63_ENC_THREADS, 1, 0, args)) < 0)
             goto end;
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)

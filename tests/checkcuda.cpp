@@ -82,6 +82,7 @@ extern const unsigned int ff_mestimate_cuda_ptx_len;
 #include "libavfilter/cuda_kernels/me_search.h"
 #include "libavcodec/cuda_kernels/block_match.h"
 #include "libavcodec/cuda_kernels/c63_convert.h"
+#include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 #include "tests/c63/c63_ec_frames.h"
 
@@ -410,90 +411,134 @@ static void test_me(void)
 
 /* ------------------------------------------ transform and reconstruction */
 
+/* c63_encode's parameters; returns the launch's thread block count. */
+static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdeviceptr mv,
+                      CUdeviceptr orig, CUdeviceptr ref, CUdeviceptr q, int key,
+                      const int pw[3], const int ph[3])
+{
+    ep->coef = coef;
+    ep->rec  = rec;
+    ep->mv   = mv;
+    ep->orig = orig;
+    ep->ref  = ref;
+    ep->q    = q;
+    ep->key  = key;
+    return c63_enc_layout(ep, pw, ph);
+}
+
+/*
+ * One launch for three planes, as the encoder runs it: w x h luma and two
+ * chroma planes of half the size (rounded up to whole blocks), each with
+ * its own content, vectors and quantisation table, against the CPU's
+ * sub_pred, ff_c63_fdct_quant_ref, ff_c63_dequant_idct_ref and add_pred.
+ */
 static void test_encode_case(int w, int h, int qp, int key, Content content)
 {
     if ((long)w * h > max_area)
         return;
     C63DSPContext dsp;
     uint8_t q[3][64];
-    int bw = w / 8, bh = h / 8, nb = bw * bh;
-    std::vector<uint8_t> orig((size_t)w * h), ref((size_t)w * h);
-    std::vector<uint8_t> rec_cpu((size_t)w * h), rec_gpu((size_t)w * h);
-    std::vector<int16_t> coef_cpu((size_t)nb * 64), coef_gpu((size_t)nb * 64);
+    int pw[3], ph[3];
+    size_t off[3], total = 0;
+    pw[0] = w;
+    ph[0] = h;
+    pw[1] = pw[2] = (w / 2 + 7) / 8 * 8;
+    ph[1] = ph[2] = (h / 2 + 7) / 8 * 8;
+    for (int p = 0; p < 3; p++) {
+        off[p] = total;
+        total += (size_t)pw[p] * ph[p];
+    }
+    const size_t nb = total / 64;
+    std::vector<uint8_t> orig(total), ref(total), rec_cpu(total), rec_gpu(total);
+    std::vector<int16_t> coef_cpu(nb * 64), coef_gpu(nb * 64);
     std::vector<C63MV> mv(nb);
 
     ff_c63dsp_init(&dsp);
     ff_c63_quant_tables(q, qp);
-    fill(orig, w, h, content, 0);
-    fill(ref, w, h, content == FLAT ? RANDOM : content, 3);
-    if (content == FEW_LEVELS) /* extreme residuals */
-        for (size_t i = 0; i < ref.size(); i++)
-            ref[i] = 255 - orig[i];
+    for (int p = 0; p < 3; p++) {
+        const int pwp = pw[p], php = ph[p], bw = pwp / 8, bh = php / 8;
+        std::vector<uint8_t> o((size_t)pwp * php), rf((size_t)pwp * php);
+        fill(o, pwp, php, content, 3 * p);
+        fill(rf, pwp, php, content == FLAT ? RANDOM : content, 3 * p + 3);
+        if (content == FEW_LEVELS) /* extreme residuals */
+            for (size_t i = 0; i < rf.size(); i++)
+                rf[i] = 255 - o[i];
+        std::copy(o.begin(), o.end(), orig.begin() + off[p]);
+        std::copy(rf.begin(), rf.end(), ref.begin() + off[p]);
 
-    for (int by = 0; by < bh; by++)
-        for (int bx = 0; bx < bw; bx++) {
-            /* any vector that stays inside the plane */
-            int x = rnd() % (w - 7), y = rnd() % (h - 7);
-            if (rnd() % 4 == 0)
-                x = 8 * bx, y = 8 * by;
-            mv[by * bw + bx].x = (int8_t)av_clip(x - 8 * bx, -64, 64);
-            mv[by * bw + bx].y = (int8_t)av_clip(y - 8 * by, -64, 64);
-            if (8 * bx + mv[by * bw + bx].x < 0 || 8 * bx + mv[by * bw + bx].x > w - 8)
-                mv[by * bw + bx].x = 0;
-            if (8 * by + mv[by * bw + bx].y < 0 || 8 * by + mv[by * bw + bx].y > h - 8)
-                mv[by * bw + bx].y = 0;
-        }
+        C63MV *m = mv.data() + off[p] / 64;
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++) {
+                /* any vector that stays inside the plane */
+                C63MV *v = &m[by * bw + bx];
+                int x = rnd() % (pwp - 7), y = rnd() % (php - 7);
+                if (rnd() % 4 == 0)
+                    x = 8 * bx, y = 8 * by;
+                v->x = (int8_t)av_clip(x - 8 * bx, -64, 64);
+                v->y = (int8_t)av_clip(y - 8 * by, -64, 64);
+                if (8 * bx + v->x < 0 || 8 * bx + v->x > pwp - 8)
+                    v->x = 0;
+                if (8 * by + v->y < 0 || 8 * by + v->y > php - 8)
+                    v->y = 0;
+            }
 
-    const int p = qp & 1 ? 1 : 0;   /* luma or chroma table */
-    for (int by = 0; by < bh; by++)
-        for (int bx = 0; bx < bw; bx++) {
-            int b = by * bw + bx;
-            int16_t res[64];
-            const uint8_t *src = orig.data() + (size_t)8 * by * w + 8 * bx;
-            const uint8_t *pred = key ? NULL : ref.data() + (size_t)(8 * by + mv[b].y) * w +
-                                               8 * bx + mv[b].x;
-            dsp.sub_pred(res, src, w, pred, w);
-            ff_c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
-            ff_c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
-            dsp.add_pred(rec_cpu.data() + (size_t)8 * by * w + 8 * bx, w, pred, w, res);
-        }
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++) {
+                const size_t b = off[p] / 64 + by * bw + bx;
+                const size_t at = off[p] + (size_t)8 * by * pwp + 8 * bx;
+                int16_t res[64];
+                const uint8_t *pred = key ? NULL : ref.data() + at +
+                                                   (ptrdiff_t)mv[b].y * pwp + mv[b].x;
+                dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
+                ff_c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
+                ff_c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
+                dsp.add_pred(rec_cpu.data() + at, pwp, pred, pwp, res);
+            }
+    }
 
-    DevBuf dcoef(coef_gpu.size() * 2), drec(rec_gpu.size()), dmv(nb * sizeof(C63MV)),
-           dorig(orig.size()), dref(ref.size()), dq(64);
-    dorig.up(orig.data(), orig.size());
-    dref.up(ref.data(), ref.size());
+    DevBuf dcoef(coef_gpu.size() * 2), drec(total), dmv(nb * sizeof(C63MV)),
+           dorig(total), dref(total), dq(sizeof(q));
+    dorig.up(orig.data(), total);
+    dref.up(ref.data(), total);
     dmv.up(mv.data(), nb * sizeof(C63MV));
-    dq.up(q[p], 64);
+    dq.up(q, sizeof(q));
     CK(cu->cuMemsetD8Async(dcoef.p, 0x55, coef_gpu.size() * 2, NULL));
-    CK(cu->cuMemsetD8Async(drec.p, 0x55, rec_gpu.size(), NULL));
-    CUdeviceptr a0 = dcoef.p, a1 = drec.p, a2 = dmv.p, a3 = dorig.p, a4 = dref.p, a5 = dq.p;
-    void *args[] = { &a0, &a1, &a2, &a3, &a4, &a5, &w, &h, &key };
-    launch(f_encode, (nb + 3) / 4, 1, 64, 4, 0, args);
+    CK(cu->cuMemsetD8Async(drec.p, 0x55, total, NULL));
+    C63EncParams ep;
+    const int blocks = enc_params(&ep, dcoef.p, drec.p, dmv.p, dorig.p, dref.p, dq.p, key, pw, ph);
+    void *args[] = { &ep };
+    launch(f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
     dcoef.down(coef_gpu.data(), coef_gpu.size() * 2);
-    drec.down(rec_gpu.data(), rec_gpu.size());
+    drec.down(rec_gpu.data(), total);
 
     std::string detail;
-    for (int b = 0; b < nb && detail.empty(); b++)
+    static const char *const pn[] = { "Y", "U", "V" };
+    for (size_t b = 0; b < nb && detail.empty(); b++)
         for (int k = 0; k < 64; k++)
             if (coef_gpu[64 * b + k] != coef_cpu[64 * b + k]) {
+                const int p = b >= off[2] / 64 ? 2 : b >= off[1] / 64 ? 1 : 0;
+                const int lb = (int)(b - off[p] / 64), bw = pw[p] / 8;
                 char buf[256];
-                snprintf(buf, sizeof(buf), "%dx%d, qp %d, %s: coefficients of block (%d, %d) "
+                snprintf(buf, sizeof(buf), "%dx%d, qp %d, %s: coefficients of %s block (%d, %d) "
                          "differ first at zigzag %d: gpu %d, cpu %d", w, h, qp,
-                         key ? "intra" : "inter", b % bw, b / bw, k,
+                         key ? "intra" : "inter", pn[p], lb % bw, lb / bw, k,
                          coef_gpu[64 * b + k], coef_cpu[64 * b + k]);
                 detail = buf;
                 break;
             }
-    for (int y = 0; y < h && detail.empty(); y++)
-        for (int x = 0; x < w; x++)
-            if (rec_gpu[(size_t)y * w + x] != rec_cpu[(size_t)y * w + x]) {
-                char buf[256];
-                snprintf(buf, sizeof(buf), "%dx%d, qp %d, %s: reconstruction of block (%d, %d) "
-                         "differs first at (%d, %d): gpu %d, cpu %d", w, h, qp,
-                         key ? "intra" : "inter", x / 8, y / 8, x & 7, y & 7,
-                         rec_gpu[(size_t)y * w + x], rec_cpu[(size_t)y * w + x]);
-                detail = buf;
-                break;
+    for (int p = 0; p < 3 && detail.empty(); p++)
+        for (int y = 0; y < ph[p] && detail.empty(); y++)
+            for (int x = 0; x < pw[p]; x++) {
+                const size_t i = off[p] + (size_t)y * pw[p] + x;
+                if (rec_gpu[i] != rec_cpu[i]) {
+                    char buf[256];
+                    snprintf(buf, sizeof(buf), "%dx%d, qp %d, %s: reconstruction of %s block "
+                             "(%d, %d) differs first at (%d, %d): gpu %d, cpu %d", w, h, qp,
+                             key ? "intra" : "inter", pn[p], x / 8, y / 8, x & 7, y & 7,
+                             rec_gpu[i], rec_cpu[i]);
+                    detail = buf;
+                    break;
+                }
             }
     static const char *const cn[] = { "random", "flat", "smooth", "extreme" };
     char name[96];
@@ -984,12 +1029,12 @@ static void bench(void)
     candidates = me_candidates(w, h, r);
 
     DevBuf dc(cur.size()), dr(ref.size()), dm(nb * 2), dcoef((size_t)nb * 128), drec(cur.size()),
-           dq(64);
+           dq(3 * 64);
     dc.up(cur.data(), cur.size());
     dr.up(ref.data(), ref.size());
     uint8_t q[3][64];
     ff_c63_quant_tables(q, 25);
-    dq.up(q[0], 64);
+    dq.up(q, sizeof(q));
     std::vector<C63MV> zero(nb);
     dm.up(zero.data(), nb * 2);
 
@@ -1017,13 +1062,15 @@ static void bench(void)
     /* transform and reconstruction, 1080p luma, inter */
     float enc_ms;
     {
-        CUdeviceptr a0 = dcoef.p, a1 = drec.p, a2 = dm.p, a3 = dc.p, a4 = dr.p, a5 = dq.p;
-        int ww = w, hh = h, key = 0;
-        void *args[] = { &a0, &a1, &a2, &a3, &a4, &a5, &ww, &hh, &key };
-        launch(f_encode, (nb + 3) / 4, 1, 64, 4, 0, args);
+        /* the luma plane alone: the chroma planes have no blocks */
+        C63EncParams ep;
+        const int pw[3] = { w, 8, 8 }, ph[3] = { h, 0, 0 };
+        const int blocks = enc_params(&ep, dcoef.p, drec.p, dm.p, dc.p, dr.p, dq.p, 0, pw, ph);
+        void *args[] = { &ep };
+        launch(f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
         CK(cu->cuEventRecord(e0, NULL));
         for (int i = 0; i < reps; i++)
-            launch(f_encode, (nb + 3) / 4, 1, 64, 4, 0, args);
+            launch(f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
         CK(cu->cuEventRecord(e1, NULL));
         CK(cu->cuEventSynchronize(e1));
         enc_ms = time_ms(e0, e1) / reps;
