@@ -355,9 +355,10 @@ c63_encode(C63EncParams e)
 
 /*
  * The stages of c63_ec.h, launched in this order on one stream, each with
- * C63EC_THREADS threads a block and the frame's C63ECParams:
+ * C63EC_THREADS threads a block (c63_ec_code: C63EC_CODE_THREADS) and the
+ * frame's C63ECParams:
  *
- *   c63_ec_code     ceil(nblocks / C63EC_THREADS) blocks
+ *   c63_ec_code     c63ec_code_grid(nblocks) blocks of C63EC_CODE_THREADS
  *   c63_ec_sum      nchunks blocks
  *   c63_ec_top      1 block
  *   c63_ec_apply    nchunks blocks
@@ -423,25 +424,54 @@ static __device__ void ec_sizes(const C63ECParams &p, u64 *nbits, u64 *nwords, u
     *wchunks = (*nwords + C63EC_THREADS - 1) / C63EC_THREADS;
 }
 
-/* Stage 1: one thread per coded block. The parameters and the tables are
- * copied to shared memory (a parameter whose address is taken would be
- * copied to each thread's local memory). */
-extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
+/* Shorts per coded block staged by c63_ec_code: 33 words, so that the
+ * threads of a warp, each reading its own block, hit 32 different banks. */
+#define C63EC_STAGE_STRIDE 66
+
+/*
+ * Stage 1: one thread per coded block, C63EC_CODE_THREADS a thread block.
+ * The thread block first stages its coded blocks' coefficients in shared
+ * memory, 16 bytes a load (8 threads a block's 128 bytes), where each
+ * thread's c63ec_code_block() then reads them. The parameters and the
+ * tables are copied to shared memory too (a parameter whose address is
+ * taken would be copied to each thread's local memory).
+ */
+extern "C" __global__ void __launch_bounds__(C63EC_CODE_THREADS)
 c63_ec_code(C63ECParams p)
 {
-    __shared__ C63ECTables t;
+    __shared__ __align__(4) C63ECTables t;
     __shared__ C63ECParams sp;
-    const int i = blockIdx.x * C63EC_THREADS + threadIdx.x;
+    __shared__ __align__(4) short cs[C63EC_CODE_THREADS * C63EC_STAGE_STRIDE];
+    __shared__ unsigned long long blk[C63EC_CODE_THREADS];
+    const int tid = threadIdx.x, i0 = blockIdx.x * C63EC_CODE_THREADS, i = i0 + tid;
+    const short *coef = (const short *)p.coef;
 
-    for (int k = threadIdx.x; k < (int)(sizeof(t) / 2); k += C63EC_THREADS)
-        ((u16 *)&t)[k] = ((const u16 *)p.tables)[k];
-    if (!threadIdx.x)
+    for (int k = tid; k < (int)(sizeof(t) / 4); k += C63EC_CODE_THREADS)
+        ((u32 *)&t)[k] = ((const u32 *)p.tables)[k];
+    if (!tid)
         sp = p;
     __syncthreads();
-    if (i < p.nblocks)
-        ((u32 *)p.len)[i] = c63ec_code_block(&sp, &t, (const short *)p.coef,
-                                             (const C63ECMV *)p.mv, i,
-                                             (u32 *)p.slots + (u64)i * C63EC_SLOT_WORDS);
+    if (i < sp.nblocks) {
+        int bx;
+        blk[tid] = c63ec_coded_block(&sp, i, &bx);
+    }
+    __syncthreads();
+    for (int k = tid; k < 8 * C63EC_CODE_THREADS; k += C63EC_CODE_THREADS) {
+        const int lb = k >> 3, part = k & 7;
+        if (i0 + lb < sp.nblocks) {
+            const uint4 v = ((const uint4 *)(coef + 64 * blk[lb]))[part];
+            u32 *d = (u32 *)(cs + lb * C63EC_STAGE_STRIDE) + 4 * part;
+            d[0] = v.x;
+            d[1] = v.y;
+            d[2] = v.z;
+            d[3] = v.w;
+        }
+    }
+    __syncthreads();
+    if (i < sp.nblocks)
+        ((u32 *)p.len)[i] = c63ec_code_block(&sp, &t, coef, cs + tid * C63EC_STAGE_STRIDE,
+                                             (const C63ECMV *)sp.mv, i,
+                                             (u32 *)sp.slots + (u64)i * C63EC_SLOT_WORDS);
 }
 
 /* Stage 2a: the bits of each chunk of C63EC_CHUNK coded blocks. */

@@ -32,7 +32,8 @@
  *             vector, DC difference from the previous block of its plane
  *             in coding order, AC run/size with ZRL and EOB) written MSB
  *             first into its own slot of C63EC_SLOT_WORDS words, and its
- *             bit count into len[i]
+ *             bit count into len[i]; on the GPU the thread block first
+ *             stages its blocks' coefficients in shared memory
  *  2 scan     exclusive prefix sum of len into off[] (u64): per chunk of
  *             C63EC_CHUNK blocks a sum, one thread block scanning the
  *             sums (the total is the frame's bit count), then each chunk
@@ -77,12 +78,22 @@
 #define C63EC_CHUNK   (4 * C63EC_THREADS)   ///< coded blocks per scan chunk
 #define C63EC_GRID    1024                  ///< blocks of the grid-stride stages
 
+/** Stage 1 on the GPU: threads (coded blocks) of a thread block, and the
+ *  grid for nblocks coded blocks. */
+#define C63EC_CODE_THREADS 64
+static inline int c63ec_code_grid(int nblocks)
+{
+    return (nblocks + C63EC_CODE_THREADS - 1) / C63EC_CODE_THREADS;
+}
+
 #if defined(__CUDACC__) || defined(__CUDA__)
 #define C63EC_FUNC static __device__ __inline__
 #define C63EC_CLZ(x) __clz(x)
+#define C63EC_CTZLL(x) (__ffsll(x) - 1)
 #else
 #define C63EC_FUNC static inline
 #define C63EC_CLZ(x) __builtin_clz(x)
+#define C63EC_CTZLL(x) __builtin_ctzll(x)
 #endif
 
 /** The Huffman codes: the layout of C63HuffCodes (libavcodec/c63/c63.h). */
@@ -262,23 +273,34 @@ C63EC_FUNC unsigned long long c63ec_block(const C63ECParams *p, int mcu, int k, 
     return p->boff[pl] + (unsigned long long)y * p->bw[pl] + x;
 }
 
+/** Coefficients of coded block i: its block in coef (64 apart) and mv,
+ *  and its column in the plane in *bx. */
+C63EC_FUNC unsigned long long c63ec_coded_block(const C63ECParams *p, int i, int *bx)
+{
+    const int mcu = i / 6;
+
+    return c63ec_block(p, mcu, i - 6 * mcu, bx);
+}
+
 /**
  * Stage 1 for coded block i: its bits into slot, MSB first; return their
- * count. The DC prediction is the previous coded block of the same plane
- * (0 at the start of the frame).
+ * count. c: the block's 64 coefficients, at coef + 64 * its block or a
+ * copy of them (the kernel's, in shared memory). The DC prediction is the
+ * previous coded block of the same plane (0 at the start of the frame),
+ * read from coef. The AC coefficients are visited through a mask of the
+ * nonzero ones, each one's zero run the distance from the one before.
  */
 C63EC_FUNC unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables *t,
-                                         const short *coef, const C63ECMV *mv,
-                                         int i, unsigned int *slot)
+                                         const short *coef, const short *c,
+                                         const C63ECMV *mv, int i, unsigned int *slot)
 {
     const int mcu = i / 6, k = i - 6 * mcu;
     const int ch = k >= 4;
     const unsigned short *ac_code = t->ac_code[ch];
     const unsigned char  *ac_len  = t->ac_len[ch];
     C63ECWriter w;
-    unsigned long long b, prev;
-    const short *c;
-    int bx, pbx, pred = 0, last = 0, run = 0;
+    unsigned long long b, prev, m = 0;
+    int bx, pbx, pred = 0, last = 0;
 
     w.dst  = slot;
     w.acc  = 0;
@@ -286,7 +308,6 @@ C63EC_FUNC unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables
     w.bits = 0;
 
     b = c63ec_block(p, mcu, k, &bx);
-    c = coef + 64 * b;
     if (k >= 1 && k <= 3) {
         prev = c63ec_block(p, mcu, k - 1, &pbx);
         pred = coef[64 * prev];
@@ -312,15 +333,12 @@ C63EC_FUNC unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables
     c63ec_put_value(&w, t->dc_code[ch], t->dc_len[ch], c[0] - pred);
 
     for (int j = 1; j < 64; j++)
-        if (c[j])
-            last = j;
-    for (int j = 1; j <= last; j++) {
-        const int v = c[j];
-        int s;
-        if (!v) {
-            run++;
-            continue;
-        }
+        m |= (unsigned long long)(c[j] != 0) << j;
+    while (m) {
+        const int j = C63EC_CTZLL(m), v = c[j];
+        int run = j - last - 1, s;
+        m &= m - 1;
+        last = j;
         while (run >= 16) {
             c63ec_put(&w, ac_len[0xF0], ac_code[0xF0]);
             run -= 16;
@@ -328,7 +346,6 @@ C63EC_FUNC unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables
         s = c63ec_size(v);
         c63ec_put(&w, ac_len[run << 4 | s], ac_code[run << 4 | s]);
         c63ec_put(&w, s, v - (v < 0));
-        run = 0;
     }
     if (last < 63)
         c63ec_put(&w, ac_len[0x00], ac_code[0x00]);
@@ -479,7 +496,11 @@ static inline void c63ec_code_frame_cpu(const C63ECParams *p)
 
     /* 1: one thread per coded block */
     for (int i = 0; i < p->nblocks; i++)
-        len[i] = c63ec_code_block(p, t, coef, mv, i, slots + (unsigned long long)i * C63EC_SLOT_WORDS);
+    {
+        int bx;
+        len[i] = c63ec_code_block(p, t, coef, coef + 64 * c63ec_coded_block(p, i, &bx), mv, i,
+                                  slots + (unsigned long long)i * C63EC_SLOT_WORDS);
+    }
 
     /* 2: chunk sums, their scan, each chunk's own scan */
     for (int c = 0; c < p->nchunks; c++) {

@@ -493,7 +493,7 @@ static av_cold int init_entropy(AVCodecContext *avctx)
         return ret;
     s->max_pkt = c63ec_max_packet(p->nblocks);
 
-    s->ec_grid[EC_CODE]   = (p->nblocks + C63EC_THREADS - 1) / C63EC_THREADS;
+    s->ec_grid[EC_CODE]   = c63ec_code_grid(p->nblocks);
     s->ec_grid[EC_SUM]    = p->nchunks;
     s->ec_grid[EC_TOP]    = 1;
     s->ec_grid[EC_APPLY]  = p->nchunks;
@@ -847,7 +847,8 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
         ecp.pkt      = sl->d_pkt;
         ecp.keyframe = key;
         for (int i = 0; i < NB_EC; i++)
-            if ((ret = launch(avctx, s->f_ec[i], s->ec_grid[i], 1, C63EC_THREADS, 1, 0, args)) < 0)
+            if ((ret = launch(avctx, s->f_ec[i], s->ec_grid[i], 1,
+                              i == EC_CODE ? C63EC_CODE_THREADS : C63EC_THREADS, 1, 0, args)) < 0)
                 goto end;
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[4], s->stream))) < 0)

@@ -578,11 +578,11 @@ static void test_encode(void)
 static void ec_launch(int k, C63ECParams &p)
 {
     const uint64_t wchunks = c63ec_max_words(p.nblocks) / C63EC_THREADS;
-    int grid = k == EC_CODE ? (p.nblocks + C63EC_THREADS - 1) / C63EC_THREADS :
+    int grid = k == EC_CODE ? c63ec_code_grid(p.nblocks) :
                k == EC_SUM || k == EC_APPLY ? p.nchunks :
                k == EC_GATHER || k == EC_STUFF ? (int)std::min<uint64_t>(wchunks, C63EC_GRID) : 1;
     void *args[] = { &p };
-    launch(f_ec[k], grid, 1, C63EC_THREADS, 1, 0, args);
+    launch(f_ec[k], grid, 1, k == EC_CODE ? C63EC_CODE_THREADS : C63EC_THREADS, 1, 0, args);
 }
 
 /* n elements of T at device address a */
