@@ -360,13 +360,10 @@ c63_encode(C63EncParams e)
  *
  *   c63_ec_code     c63ec_code_grid(nblocks) blocks of C63EC_CODE_THREADS
  *   c63_ec_sum      nchunks blocks
- *   c63_ec_top      1 block
  *   c63_ec_apply    nchunks blocks
  *   c63_ec_gather   up to C63EC_GRID blocks (grid-stride over the chunks
  *                   of words that the frame's bit count needs)
- *   c63_ec_fftop    1 block
  *   c63_ec_stuff    as c63_ec_gather
- *   c63_ec_finish   1 block
  *
  * The sizes that the host cannot know (bits, 0xFF bytes) pass from stage
  * to stage through the C63ECInfo in device memory.
@@ -398,22 +395,16 @@ static __device__ u64 ec_block_scan(u64 v, u64 *total)
     return v;
 }
 
-/* Exclusive prefix sum of v[0..n) in place, by one thread block; returns
- * the sum. */
-static __device__ u64 ec_scan_top(u64 *v, u64 n)
+/* v[0] + ... + v[n - 1], by one thread block (every thread must call it;
+ * every thread gets it). */
+static __device__ u64 ec_sum_before(const u64 *v, u64 n)
 {
-    u64 carry = 0;
+    u64 s = 0, total;
 
-    for (u64 base = 0; base < n; base += C63EC_THREADS) {
-        const u64 i = base + threadIdx.x;
-        const u64 x = i < n ? v[i] : 0;
-        u64 total;
-        const u64 ex = ec_block_scan(x, &total);
-        if (i < n)
-            v[i] = carry + ex;
-        carry += total;
-    }
-    return carry;
+    for (u64 i = threadIdx.x; i < n; i += C63EC_THREADS)
+        s += v[i];
+    ec_block_scan(s, &total);
+    return total;
 }
 
 /* Words and chunks of words of the frame whose bit count the scan found. */
@@ -490,67 +481,73 @@ c63_ec_sum(C63ECParams p)
         ((u64 *)p.sums)[blockIdx.x] = total;
 }
 
-/* Stage 2b: the chunks' offsets and the frame's bit count. */
-extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
-c63_ec_top(C63ECParams p)
-{
-    const u64 total = ec_scan_top((u64 *)p.sums, p.nchunks);
-
-    if (!threadIdx.x)
-        ((C63ECInfo *)p.info)->bits = total;
-}
-
-/* Stage 2c: each coded block's bit offset. */
+/* Stage 2b: each coded block's bit offset, from the sums of the chunks
+ * before this one; the last chunk's end is the frame's bit count. */
 extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
 c63_ec_apply(C63ECParams p)
 {
     const u32 *len = (const u32 *)p.len;
     u64 *off = (u64 *)p.off;
     const int base = blockIdx.x * C63EC_CHUNK + 4 * threadIdx.x;
+    const u64 before = ec_sum_before((const u64 *)p.sums, blockIdx.x);
     u64 s = 0, o, total;
 
     for (int j = 0; j < 4; j++)
         if (base + j < p.nblocks)
             s += len[base + j];
-    o = ((const u64 *)p.sums)[blockIdx.x] + ec_block_scan(s, &total);
+    o = before + ec_block_scan(s, &total);
     for (int j = 0; j < 4; j++)
         if (base + j < p.nblocks) {
             off[base + j] = o;
             o += len[base + j];
         }
+    if (blockIdx.x == p.nchunks - 1 && !threadIdx.x)
+        ((C63ECInfo *)p.info)->bits = before + total;
 }
 
 /*
- * Stages 3 and 5: one thread per word of the frame's bits, C63EC_THREADS
+ * Stages 3 and 4: one thread per word of the frame's bits, C63EC_THREADS
  * words (a chunk) a thread block, grid-stride over the chunks. Stage 3
  * (stuff = 0) gathers each word from the blocks' slots and stores each
- * chunk's count of 0xFF bytes; stage 5 writes each word's whole bytes,
+ * chunk's count of 0xFF bytes; stage 4 writes each word's whole bytes,
  * a 0x00 after each 0xFF, into the packet after the header and the 0x00
- * bytes of the 0xFF bytes before them (the chunk's prefix from stage 4,
- * then the block's scan).
+ * bytes of the 0xFF bytes before them (the counts of the chunks before,
+ * then the block's scan). In stage 4 the first thread block writes the
+ * header, and the one of the last chunk, which knows the frame's 0xFF
+ * bytes, the tail (end of data, EOI) and the packet size.
  */
-static __device__ void ec_words(const C63ECParams &p, int stuff)
+static __device__ __forceinline__ void ec_words(const C63ECParams &p, int stuff)
 {
     u64 nbits, nwords, wchunks, total;
+    u8 *pkt = (u8 *)p.pkt;
 
     ec_sizes(p, &nbits, &nwords, &wchunks);
+    if (stuff && !blockIdx.x)
+        c63ec_header(pkt, (const u8 *)p.hdr, p.keyframe, threadIdx.x, C63EC_THREADS);
     for (u64 c = blockIdx.x; c < wchunks; c += gridDim.x) {
         const u64 wi = c * C63EC_THREADS + threadIdx.x;
         const int in = wi < nwords;
         u32 w = 0;
-        u64 before;
+        u64 before, prefix = 0;
         if (in && stuff)
             w = ((const u32 *)p.words)[wi];
         else if (in)
             ((u32 *)p.words)[wi] = w = c63ec_gather_word((const u64 *)p.off, (const u32 *)p.len,
                                                          (const u32 *)p.slots, p.nblocks,
                                                          nbits, wi);
+        if (stuff)
+            prefix = ec_sum_before((const u64 *)p.ffsum, c);
         before = ec_block_scan(in ? c63ec_word_ff(w, wi, nbits / 8) : 0, &total);
         if (!stuff && !threadIdx.x)
             ((u64 *)p.ffsum)[c] = total;
         if (stuff && in)
-            c63ec_stuff_word((u8 *)p.pkt + C63EC_HEADER_SIZE + 4 * wi +
-                             ((const u64 *)p.ffsum)[c] + before, w, wi, nbits / 8);
+            c63ec_stuff_word(pkt + C63EC_HEADER_SIZE + 4 * wi + prefix + before, w, wi, nbits / 8);
+        if (stuff && c == wchunks - 1 && !threadIdx.x) {
+            C63ECInfo *info = (C63ECInfo *)p.info;
+            const u64 nff = prefix + total, pos = C63EC_HEADER_SIZE + nbits / 8 + nff;
+            info->nff  = nff;
+            info->size = pos + c63ec_tail(pkt + pos, (const u32 *)p.words, nbits);
+        }
     }
 }
 
@@ -561,37 +558,11 @@ c63_ec_gather(C63ECParams p)
     ec_words(p, 0);
 }
 
-/* Stage 4: the chunks' 0xFF bytes before them, and their number. */
-extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
-c63_ec_fftop(C63ECParams p)
-{
-    u64 nbits, nwords, wchunks, total;
-
-    ec_sizes(p, &nbits, &nwords, &wchunks);
-    total = ec_scan_top((u64 *)p.ffsum, wchunks);
-    if (!threadIdx.x)
-        ((C63ECInfo *)p.info)->nff = total;
-}
-
-/* Stage 5: the packet's stuffed data. */
+/* Stage 4: the packet, header to EOI, and its size. */
 extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
 c63_ec_stuff(C63ECParams p)
 {
     ec_words(p, 1);
-}
-
-/* Stage 6: header, end of data, EOI and the packet size. */
-extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
-c63_ec_finish(C63ECParams p)
-{
-    C63ECInfo *info = (C63ECInfo *)p.info;
-    u8 *pkt = (u8 *)p.pkt;
-
-    c63ec_header(pkt, (const u8 *)p.hdr, p.keyframe, threadIdx.x, C63EC_THREADS);
-    if (!threadIdx.x) {
-        const u64 nbits = info->bits, pos = C63EC_HEADER_SIZE + nbits / 8 + info->nff;
-        info->size = pos + c63ec_tail(pkt + pos, (const u32 *)p.words, nbits);
-    }
 }
 
 /* -------------------------------------------------------------- benchmark */

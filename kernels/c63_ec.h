@@ -34,20 +34,23 @@
  *             first into its own slot of C63EC_SLOT_WORDS words, and its
  *             bit count into len[i]; on the GPU the thread block first
  *             stages its blocks' coefficients in shared memory
- *  2 scan     exclusive prefix sum of len into off[] (u64): per chunk of
- *             C63EC_CHUNK blocks a sum, one thread block scanning the
- *             sums (the total is the frame's bit count), then each chunk
- *             scanned locally from its prefix
+ *  2 scan     exclusive prefix sum of len into off[] (u64), in two
+ *             launches: 2a per chunk of C63EC_CHUNK blocks its sum; 2b
+ *             each chunk adds up the sums of the chunks before it (few:
+ *             48 at 1080p) and scans itself from there, and the last
+ *             chunk's end is the frame's bit count
  *  3 gather   per 32-bit output word (one thread): the blocks covering its
  *             bits are found by binary search in off[] and their bits
  *             copied; per chunk of C63EC_THREADS words, its count of 0xFF
  *             bytes among the frame's whole bytes
- *  4 ffscan   exclusive prefix sum of the 0xFF counts (one thread block)
- *  5 stuff    per word (one thread): its whole bytes written to the packet
+ *  4 stuff    per word (one thread): its whole bytes written to the packet
  *             at their place after the header and the 0x00 bytes of the
- *             0xFF bytes before them, each 0xFF followed by 0x00
- *  6 finish   the 655-byte header (a template, with the keyframe byte
- *             set), the end-of-data byte of quirk Q2, EOI, and the size
+ *             0xFF bytes before them (the counts of the chunks before its
+ *             own, added up by each chunk, then the chunk's own scan),
+ *             each 0xFF followed by 0x00; the first thread block writes
+ *             the 655-byte header (a template, with the keyframe byte
+ *             set), the one of the last chunk the end-of-data byte of
+ *             quirk Q2, EOI, the number of 0xFF bytes and the size
  *
  * Every output word and byte is written by exactly one thread: nothing
  * needs clearing between frames and no atomics are used.
@@ -502,7 +505,7 @@ static inline void c63ec_code_frame_cpu(const C63ECParams *p)
                                   slots + (unsigned long long)i * C63EC_SLOT_WORDS);
     }
 
-    /* 2: chunk sums, their scan, each chunk's own scan */
+    /* 2a: chunk sums; 2b: each chunk's offsets from the sums before it */
     for (int c = 0; c < p->nchunks; c++) {
         unsigned long long s = 0;
         for (int i = c * C63EC_CHUNK; i < (c + 1) * C63EC_CHUNK && i < p->nblocks; i++)
@@ -510,18 +513,14 @@ static inline void c63ec_code_frame_cpu(const C63ECParams *p)
         sums[c] = s;
     }
     for (int c = 0; c < p->nchunks; c++) {
-        const unsigned long long s = sums[c];
-        sums[c] = total;
-        total  += s;
-    }
-    info->bits = total;
-    for (int c = 0; c < p->nchunks; c++) {
-        unsigned long long o = sums[c];
+        unsigned long long o = total;       /* the sums before chunk c */
         for (int i = c * C63EC_CHUNK; i < (c + 1) * C63EC_CHUNK && i < p->nblocks; i++) {
             off[i] = o;
             o += len[i];
         }
+        total += sums[c];
     }
+    info->bits = total;
 
     /* 3: one thread per word, the 0xFF bytes counted per chunk of words */
     nwords  = (total + 31) / 32;
@@ -539,17 +538,11 @@ static inline void c63ec_code_frame_cpu(const C63ECParams *p)
         ffsum[c] = n;
     }
 
-    /* 4: their scan */
+    /* 4: one thread per word, each chunk from the counts before it; the
+     * header; after the last chunk the tail and the size */
+    c63ec_header(pkt, (const unsigned char *)(uintptr_t)p->hdr, p->keyframe, 0, 1);
     for (unsigned long long c = 0; c < wchunks; c++) {
-        const unsigned long long n = ffsum[c];
-        ffsum[c] = nff;
-        nff     += n;
-    }
-    info->nff = nff;
-
-    /* 5: one thread per word */
-    for (unsigned long long c = 0; c < wchunks; c++) {
-        unsigned long long before = ffsum[c];   /* the block's exclusive scan */
+        unsigned long long before = nff;    /* the counts before chunk c */
         for (int th = 0; th < C63EC_THREADS; th++) {
             const unsigned long long wi = c * C63EC_THREADS + th;
             if (wi < nwords) {
@@ -557,10 +550,9 @@ static inline void c63ec_code_frame_cpu(const C63ECParams *p)
                 before += c63ec_word_ff(words[wi], wi, nfull);
             }
         }
+        nff += ffsum[c];
     }
-
-    /* 6 */
-    c63ec_header(pkt, (const unsigned char *)(uintptr_t)p->hdr, p->keyframe, 0, 1);
+    info->nff  = nff;
     info->size = C63EC_HEADER_SIZE + nfull + nff +
                  c63ec_tail(pkt + C63EC_HEADER_SIZE + nfull + nff, words, total);
 }

@@ -121,12 +121,11 @@ enum Entropy {
 
 /* The entropy coder's kernels, in launch order. */
 enum ECKernel {
-    EC_CODE, EC_SUM, EC_TOP, EC_APPLY, EC_GATHER, EC_FFTOP, EC_STUFF, EC_FINISH, NB_EC,
+    EC_CODE, EC_SUM, EC_APPLY, EC_GATHER, EC_STUFF, NB_EC,
 };
 
 static const char *const ec_names[NB_EC] = {
-    "c63_ec_code", "c63_ec_sum", "c63_ec_top", "c63_ec_apply",
-    "c63_ec_gather", "c63_ec_fftop", "c63_ec_stuff", "c63_ec_finish",
+    "c63_ec_code", "c63_ec_sum", "c63_ec_apply", "c63_ec_gather", "c63_ec_stuff",
 };
 
 /* Driver entry points that ffnvcodec's loader does not provide. */
@@ -495,12 +494,9 @@ static av_cold int init_entropy(AVCodecContext *avctx)
 
     s->ec_grid[EC_CODE]   = c63ec_code_grid(p->nblocks);
     s->ec_grid[EC_SUM]    = p->nchunks;
-    s->ec_grid[EC_TOP]    = 1;
     s->ec_grid[EC_APPLY]  = p->nchunks;
     s->ec_grid[EC_GATHER] = FFMIN(max_words / C63EC_THREADS, C63EC_GRID);
-    s->ec_grid[EC_FFTOP]  = 1;
     s->ec_grid[EC_STUFF]  = s->ec_grid[EC_GATHER];
-    s->ec_grid[EC_FINISH] = 1;
 
     return CHECK_CU(cu->cuStreamCreate(&s->copy_stream, CU_STREAM_NON_BLOCKING));
 }

@@ -103,10 +103,9 @@ static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
 static CUfunction f_mest_block, f_mest_esa, f_mest_staged, f_mest_bm[4];
 
 /* The entropy coder's kernels, in launch order (c63_cuda.cu). */
-enum { EC_CODE, EC_SUM, EC_TOP, EC_APPLY, EC_GATHER, EC_FFTOP, EC_STUFF, EC_FINISH, NB_EC };
+enum { EC_CODE, EC_SUM, EC_APPLY, EC_GATHER, EC_STUFF, NB_EC };
 static const char *const ec_names[NB_EC] = {
-    "c63_ec_code", "c63_ec_sum", "c63_ec_top", "c63_ec_apply",
-    "c63_ec_gather", "c63_ec_fftop", "c63_ec_stuff", "c63_ec_finish",
+    "c63_ec_code", "c63_ec_sum", "c63_ec_apply", "c63_ec_gather", "c63_ec_stuff",
 };
 static CUfunction f_ec[NB_EC];
 static int passed, failed;
@@ -580,7 +579,7 @@ static void ec_launch(int k, C63ECParams &p)
     const uint64_t wchunks = c63ec_max_words(p.nblocks) / C63EC_THREADS;
     int grid = k == EC_CODE ? c63ec_code_grid(p.nblocks) :
                k == EC_SUM || k == EC_APPLY ? p.nchunks :
-               k == EC_GATHER || k == EC_STUFF ? (int)std::min<uint64_t>(wchunks, C63EC_GRID) : 1;
+               (int)std::min<uint64_t>(wchunks, C63EC_GRID);
     void *args[] = { &p };
     launch(f_ec[k], grid, 1, k == EC_CODE ? C63EC_CODE_THREADS : C63EC_THREADS, 1, 0, args);
 }
@@ -710,13 +709,15 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
         }
     }
     ec_launch(EC_SUM, dp);
-    ec_launch(EC_TOP, dp);
+    if (detail.empty())
+        detail = first_diff("c63_ec_sum chunk sums", down<uint64_t>(dp.sums, hp.nchunks).data(),
+                            (const uint64_t *)(uintptr_t)hp.sums, hp.nchunks);
     ec_launch(EC_APPLY, dp);
     if (detail.empty())
-        detail = first_diff("c63_ec_sum/top/apply offsets", down<uint64_t>(dp.off, n).data(),
+        detail = first_diff("c63_ec_apply offsets", down<uint64_t>(dp.off, n).data(),
                             (const uint64_t *)(uintptr_t)hp.off, n);
     if (detail.empty())
-        detail = first_diff("c63_ec_top frame bits", &down<C63ECInfo>(dp.info, 1)[0].bits,
+        detail = first_diff("c63_ec_apply frame bits", &down<C63ECInfo>(dp.info, 1)[0].bits,
                             &hinfo.bits, 1);
     const uint64_t nwords = (hinfo.bits + 31) / 32;
     const uint64_t wchunks = (nwords + C63EC_THREADS - 1) / C63EC_THREADS;
@@ -726,24 +727,22 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
         detail = first_diff("c63_ec_gather words", words.data(),
                             (const uint32_t *)(uintptr_t)hp.words, nwords);
     }
-    ec_launch(EC_FFTOP, dp);
     if (detail.empty())
-        detail = first_diff("c63_ec_gather/fftop 0xFF prefix sums",
+        detail = first_diff("c63_ec_gather 0xFF bytes per chunk",
                             down<uint64_t>(dp.ffsum, wchunks).data(),
                             (const uint64_t *)(uintptr_t)hp.ffsum, wchunks);
-    if (detail.empty())
-        detail = first_diff("c63_ec_fftop 0xFF bytes", &down<C63ECInfo>(dp.info, 1)[0].nff,
-                            &hinfo.nff, 1);
     ec_launch(EC_STUFF, dp);
-    ec_launch(EC_FINISH, dp);
+    if (detail.empty())
+        detail = first_diff("c63_ec_stuff 0xFF bytes", &down<C63ECInfo>(dp.info, 1)[0].nff,
+                            &hinfo.nff, 1);
     if (detail.empty()) {
         std::vector<C63ECInfo> info = down<C63ECInfo>(dp.info, 1);
         if (info[0].size != hinfo.size) {
-            detail = "c63_ec_finish: packet size " + std::to_string(info[0].size) + ", twin " +
+            detail = "c63_ec_stuff: packet size " + std::to_string(info[0].size) + ", twin " +
                      std::to_string(hinfo.size);
         } else {
             std::vector<uint8_t> out = down<uint8_t>(dp.pkt, hinfo.size);
-            detail = first_diff("c63_ec_stuff/finish packet", out.data(), hpkt, hinfo.size);
+            detail = first_diff("c63_ec_stuff packet", out.data(), hpkt, hinfo.size);
         }
     }
 
