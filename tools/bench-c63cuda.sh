@@ -23,6 +23,11 @@
 # The CUDA-frame cases are followed by the same graph without the encoder
 # (-f null wraps the CUDA frames): the rate the input side alone reaches.
 #
+# C63_PEER=PATH: also a CUDA Codec63 encoder built beside the project
+# (never part of it; its c63enc takes -w W -h H -f FRAMES -o OUT INPUT),
+# over the 200 frames of the input once, against c63_cuda over the same
+# frames, whole process each.
+#
 # Then: NVDEC-decoded input (the same pictures as MPEG-4 Part 2, decoded by
 # -hwaccel cuda into CUDA frames); real camera footage (tools/camera-clip.sh,
 # upscaled to 1080p with noise; skipped without the clip); 3840x2160; 1, 2
@@ -106,6 +111,24 @@ run "c63_cuda, CUDA frames (hwupload_cuda) -> null"   null \
 # downloaded): what the input side can deliver
 run "no encoder: CUDA frames (hwupload_cuda) -> null" null \
     -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda
+
+if [ -n "${C63_PEER:-}" ]; then
+    echo "the peer ($C63_PEER) and c63_cuda on the 200 frames of the input, once:"
+    t0=$(now)
+    if "$C63_PEER" -w 1920 -h 1080 -f 200 -o "$OUTDIR/peer.c63" "$TMP/in.yuv" > "$TMP/peer.log" 2>&1; then
+        t1=$(now)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  %-48s %8.1f fps whole (200 frames in %.2f s)\n",
+                                           "peer -> .c63", 200 / (b - a), b - a }'
+    else
+        echo "  peer -> .c63: failed"; tail -n 5 "$TMP/peer.log"
+    fi
+    t0=$(now)
+    "$FFMPEG" -nostdin -hide_banner -v error -f rawvideo -s 1920x1080 -pix_fmt yuv420p \
+        -i "$TMP/in.yuv" -c:v c63_cuda -f c63 -y "$OUTDIR/once.c63" || exit 1
+    t1=$(now)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  %-48s %8.1f fps whole (200 frames in %.2f s)\n",
+                                       "c63_cuda depth 2 -> .c63", 200 / (b - a), b - a }'
+fi
 
 same=yes
 for f in gpu1 gpu2 gpu4 gpuhw; do
