@@ -38,6 +38,7 @@
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
 
+#include "libavfilter/cudadiff/cuda_input.h"
 #include "libavfilter/cudadiff/framediff.h"
 #include "libavfilter/cuda_kernels/cudadiff.h"
 
@@ -218,32 +219,13 @@ static int config_props(AVFilterLink *outlink)
     FilterLink *outl      = ff_filter_link(outlink);
     CudaDiffContext *s    = ctx->priv;
     AVHWFramesContext *frames_ctx;
-    int i, ret;
+    int ret;
 
     free_device(ctx);
 
-    if (!inl->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "No hardware frames context on the input: "
-               "cudadiff takes CUDA frames, e.g. from hwupload_cuda\n");
-        return AVERROR(EINVAL);
-    }
-    frames_ctx = (AVHWFramesContext *)inl->hw_frames_ctx->data;
-    if (frames_ctx->format != AV_PIX_FMT_CUDA ||
-        frames_ctx->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
-        av_log(ctx, AV_LOG_ERROR, "Input frames are not CUDA frames\n");
-        return AVERROR(EINVAL);
-    }
-
-    for (i = 0; i < FF_ARRAY_ELEMS(supported_formats); i++)
-        if (frames_ctx->sw_format == supported_formats[i])
-            break;
-    if (i == FF_ARRAY_ELEMS(supported_formats)) {
-        av_log(ctx, AV_LOG_ERROR, "Unsupported input format: %s (cudadiff takes "
-               "yuv420p, yuva420p, nv12, yuv444p, 0rgb, 0bgr, rgb0, bgr0, "
-               "yuyv422, uyvy422, rgb24, bgr24, gray)\n",
-               av_get_pix_fmt_name(frames_ctx->sw_format));
-        return AVERROR(ENOSYS);
-    }
+    if ((ret = ff_cuda_filter_input(ctx, inlink, supported_formats,
+                                    FF_ARRAY_ELEMS(supported_formats), &frames_ctx)) < 0)
+        return ret;
 
     s->hwctx     = frames_ctx->device_ctx->hwctx;
     s->sw_format = frames_ctx->sw_format;
@@ -367,25 +349,12 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     AVFilterLink *outlink = ctx->outputs[0];
     CudaDiffContext *s = ctx->priv;
     const int refresh = s->refresh && s->frame_index % s->refresh == 0;
-    AVHWFramesContext *frames_ctx;
     AVFrame *out = NULL;
     int ret;
 
-    if (!in->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "Input frame has no hardware frames context\n");
-        ret = AVERROR(EINVAL);
+    if ((ret = ff_cuda_filter_frame_check(ctx, in, s->w, s->h, s->sw_format,
+                                          "the receiver's picture cannot follow")) < 0)
         goto fail;
-    }
-    frames_ctx = (AVHWFramesContext *)in->hw_frames_ctx->data;
-    if (in->width != s->w || in->height != s->h ||
-        frames_ctx->sw_format != s->sw_format) {
-        av_log(ctx, AV_LOG_ERROR, "Input changed from %dx%d %s to %dx%d %s "
-               "mid-stream; the receiver's picture cannot follow\n",
-               s->w, s->h, av_get_pix_fmt_name(s->sw_format),
-               in->width, in->height, av_get_pix_fmt_name(frames_ctx->sw_format));
-        ret = AVERROR(EINVAL);
-        goto fail;
-    }
 
     out = ff_get_video_buffer(outlink, outlink->w, outlink->h);
     if (!out) {

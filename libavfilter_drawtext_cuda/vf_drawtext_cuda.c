@@ -48,6 +48,7 @@
 #include "libavfilter/formats.h"
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
+#include "libavfilter/cudadiff/cuda_input.h"
 
 #include "libavfilter/cuda_kernels/drawtext_cuda.h"
 
@@ -446,32 +447,13 @@ static int config_input(AVFilterLink *inlink)
     AVFilterContext *ctx = inlink->dst;
     DrawTextContext *s   = ctx->priv;
     DrawTextCudaContext *c = s->backend_priv;
-    FilterLink *inl      = ff_filter_link(inlink);
     AVHWFramesContext *frames_ctx;
     enum AVPixelFormat draw_format;
-    int i, ret;
+    int ret;
 
-    if (!inl->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "No hardware frames context on the input: "
-               "drawtext_cuda takes CUDA frames, e.g. from hwupload_cuda\n");
-        return AVERROR(EINVAL);
-    }
-    frames_ctx = (AVHWFramesContext *)inl->hw_frames_ctx->data;
-    if (frames_ctx->format != AV_PIX_FMT_CUDA ||
-        frames_ctx->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
-        av_log(ctx, AV_LOG_ERROR, "Input frames are not CUDA frames\n");
-        return AVERROR(EINVAL);
-    }
-    for (i = 0; i < FF_ARRAY_ELEMS(supported_formats); i++)
-        if (frames_ctx->sw_format == supported_formats[i])
-            break;
-    if (i == FF_ARRAY_ELEMS(supported_formats)) {
-        av_log(ctx, AV_LOG_ERROR, "Unsupported input format: %s (drawtext_cuda "
-               "takes yuv420p, nv12, yuv444p, 0rgb, 0bgr, rgb0, bgr0, yuyv422, "
-               "uyvy422, rgb24, bgr24, gray)\n",
-               av_get_pix_fmt_name(frames_ctx->sw_format));
-        return AVERROR(ENOSYS);
-    }
+    if ((ret = ff_cuda_filter_input(ctx, inlink, supported_formats,
+                                    FF_ARRAY_ELEMS(supported_formats), &frames_ctx)) < 0)
+        return ret;
 
     /* libavfilter negotiates the colour properties of a CUDA link as if
      * its frames were yuv420p (pick_format() in avfiltergraph.c). A software
@@ -561,25 +543,13 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *frame)
     DrawTextContext *s   = ctx->priv;
     DrawTextCudaContext *c = s->backend_priv;
     CudaFunctions *cu = c->hwctx->internal->cuda_dl;
-    AVHWFramesContext *frames_ctx;
     CUcontext dummy;
     int ret;
 
-    if (!frame->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "Input frame has no hardware frames context\n");
-        ret = AVERROR(EINVAL);
+    if ((ret = ff_cuda_filter_frame_check(ctx, frame, c->w, c->h, c->sw_format,
+                                          "drawtext_cuda does not follow size or format "
+                                          "changes")) < 0)
         goto fail;
-    }
-    frames_ctx = (AVHWFramesContext *)frame->hw_frames_ctx->data;
-    if (frame->width != c->w || frame->height != c->h ||
-        frames_ctx->sw_format != c->sw_format) {
-        av_log(ctx, AV_LOG_ERROR, "Input changed from %dx%d %s to %dx%d %s "
-               "mid-stream; drawtext_cuda does not follow size or format changes\n",
-               c->w, c->h, av_get_pix_fmt_name(c->sw_format),
-               frame->width, frame->height, av_get_pix_fmt_name(frames_ctx->sw_format));
-        ret = AVERROR(EINVAL);
-        goto fail;
-    }
 
     ret = CHECK_CU(cu->cuCtxPushCurrent(c->hwctx->cuda_ctx));
     if (ret < 0)

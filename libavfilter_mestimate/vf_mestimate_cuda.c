@@ -42,6 +42,7 @@
 #include "libavfilter/motion_estimation.h"
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
+#include "libavfilter/cudadiff/cuda_input.h"
 
 #include "libavfilter/cuda_kernels/me_search.h"
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
@@ -175,30 +176,13 @@ static int config_props(AVFilterLink *outlink)
     FilterLink *outl     = ff_filter_link(outlink);
     MECudaContext *s     = ctx->priv;
     AVHWFramesContext *frames_ctx;
-    int i;
+    int ret;
 
     free_device(ctx);
 
-    if (!inl->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "No hardware frames context on the input: "
-               "mestimate_cuda takes CUDA frames, e.g. from hwupload_cuda\n");
-        return AVERROR(EINVAL);
-    }
-    frames_ctx = (AVHWFramesContext *)inl->hw_frames_ctx->data;
-    if (frames_ctx->format != AV_PIX_FMT_CUDA ||
-        frames_ctx->device_ctx->type != AV_HWDEVICE_TYPE_CUDA) {
-        av_log(ctx, AV_LOG_ERROR, "Input frames are not CUDA frames\n");
-        return AVERROR(EINVAL);
-    }
-    for (i = 0; i < FF_ARRAY_ELEMS(supported_formats); i++)
-        if (frames_ctx->sw_format == supported_formats[i])
-            break;
-    if (i == FF_ARRAY_ELEMS(supported_formats)) {
-        av_log(ctx, AV_LOG_ERROR, "Unsupported input format: %s (mestimate_cuda "
-               "takes yuv420p, yuva420p, nv12, yuv444p, gray)\n",
-               av_get_pix_fmt_name(frames_ctx->sw_format));
-        return AVERROR(ENOSYS);
-    }
+    if ((ret = ff_cuda_filter_input(ctx, inlink, supported_formats,
+                                    FF_ARRAY_ELEMS(supported_formats), &frames_ctx)) < 0)
+        return ret;
 
     /* as mestimate: mb_size rounded up to a power of two */
     if (s->mb_size > FFMIN(inlink->w, inlink->h)) {
@@ -333,26 +317,15 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *frame)
     AVFilterContext *ctx = inlink->dst;
     MECudaContext *s     = ctx->priv;
     const int mb_size    = 1 << s->log2_mb_size;
-    AVHWFramesContext *frames_ctx;
     AVFrameSideData *sd;
     AVMotionVector *mv;
     AVFrame *out;
     int dir, i, ret;
 
-    if (!frame->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "Input frame has no hardware frames context\n");
+    if ((ret = ff_cuda_filter_frame_check(ctx, frame, s->w, s->h, s->sw_format,
+                                          "motion vectors need frames of one size")) < 0) {
         av_frame_free(&frame);
-        return AVERROR(EINVAL);
-    }
-    frames_ctx = (AVHWFramesContext *)frame->hw_frames_ctx->data;
-    if (frame->width != s->w || frame->height != s->h ||
-        frames_ctx->sw_format != s->sw_format) {
-        av_log(ctx, AV_LOG_ERROR, "Input changed from %dx%d %s to %dx%d %s "
-               "mid-stream; motion vectors need frames of one size\n",
-               s->w, s->h, av_get_pix_fmt_name(s->sw_format), frame->width,
-               frame->height, av_get_pix_fmt_name(frames_ctx->sw_format));
-        av_frame_free(&frame);
-        return AVERROR(EINVAL);
+        return ret;
     }
 
     /* what mestimate does, in the same order */
