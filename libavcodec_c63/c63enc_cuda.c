@@ -199,6 +199,8 @@ typedef struct C63CudaEncContext {
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
     CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
     C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
+    C63EncParams encp;              ///< c63_encode's; rec, ref and key per frame
+    int         enc_grid;
     size_t      max_pkt;            ///< c63ec_max_packet()
     int         ec_grid[NB_EC];     ///< blocks of each kernel's grid
     int         cur;
@@ -583,6 +585,13 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         goto fail;
     if (s->entropy == ENTROPY_GPU && (ret = init_entropy(avctx)) < 0)
         goto fail;
+    s->enc_grid  = c63_enc_layout(&s->encp, g->w, g->h);
+    s->encp.coef = s->d_coef;
+    s->encp.mv   = s->d_mv;
+    s->encp.orig = s->d_orig;
+    s->encp.q    = s->d_q;
+    for (int p = 0; p < 3; p++)     /* the kernel finds plane p at 64 * first */
+        av_assert0(s->plane_off[p] == 64 * (size_t)s->encp.p[p].first);
     if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[0], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[1], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_mv, 0, mv_bytes, s->stream)))       < 0 ||
@@ -821,17 +830,12 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
 
     {
         /* the three planes in one launch */
-        C63EncParams ep;
+        C63EncParams ep = s->encp;
         void *args[] = { &ep };
-        ep.coef = s->d_coef;
-        ep.rec  = rec;
-        ep.mv   = s->d_mv;
-        ep.orig = s->d_orig;
-        ep.ref  = ref;
-        ep.q    = s->d_q;
-        ep.key  = key;
-        if ((ret = launch(avctx, s->f_encode, c63_enc_layout(&ep, g->w, g->h), 1,
-                          C63_ENC_THREADS, 1, 0, args)) < 0)
+        ep.rec = rec;
+        ep.ref = ref;
+        ep.key = key;
+        if ((ret = launch(avctx, s->f_encode, s->enc_grid, 1, C63_ENC_THREADS, 1, 0, args)) < 0)
             goto end;
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)
