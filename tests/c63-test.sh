@@ -137,6 +137,17 @@ threads)    # output identical for every thread count
     echo "threads 1, 2, 3: identical"
     cat "$TMP/t1"
     ;;
+encthreads) # tests/encthreads: the encoder in one process at thread counts A
+            # and B, frame by frame in turn: identical packets, and the
+            # first encoder's stream has the reference encoder's md5
+    run=$1 name=$2 a=$3 b=$4
+    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
+    "$run" -a "$a" -b "$b" -w 0 -O "$TMP/out.c63" "$TMP/in.yuv" "$(size_of "$name")" > "$TMP/log" ||
+        { cat "$TMP/log"; exit 1; }
+    grep -q 'packets identical$' "$TMP/log" || { cat "$TMP/log"; exit 1; }
+    echo "threads $a and $b: packets identical"
+    md5 < "$TMP/out.c63"
+    ;;
 psnr)       # encode-decode PSNR on a textured source stays in the expected range
     src=$1 lo=$2 hi=$3; shift 3
     ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1

@@ -58,6 +58,19 @@ fate-c63-gop-5:      CMD = $(C63_TEST) encopt $(C63_CLIP) -g 5
 fate-c63-me-range-4: CMD = $(C63_TEST) encopt $(C63_CLIP) -me_range 4
 fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 
+# encthreads: the encoder in one process at two thread counts, frame by
+# frame in turn (tools/bench-c63cpu.sh times thread scaling with it). Here:
+# the packets of both are identical, and the first's are the reference
+# encoder's stream.
+tests/encthreads$(EXESUF): $(C63_TESTS)/encthreads.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
+FATE_C63_ENCT = fate-c63-encthreads-cif_noise fate-c63-encthreads-odd_height
+fate-c63-encthreads-cif_noise:  CMD = $(C63_TEST) encthreads $$(target_path tests/encthreads$(EXESUF)) cif_noise 1 4
+fate-c63-encthreads-odd_height: CMD = $(C63_TEST) encthreads $$(target_path tests/encthreads$(EXESUF)) odd_height 2 3
+$(FATE_C63_ENCT): tests/encthreads$(EXESUF)
+FATE_C63_ALL += $(FATE_C63_ENCT)
+
 FATE_C63_ALL += fate-c63-threads fate-c63-psnr
 fate-c63-threads: CMD = $(C63_TEST) threads cif_noise
 fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45

@@ -33,6 +33,14 @@
 # (see pair_ratio()): on a host whose speed drifts, the ratio of two best
 # times is not a measure of the threads' scaling.
 #
+# The encoder's thread scaling is also measured in one process, without
+# ffmpeg's demuxer and muxer threads: tests/encthreads (BUILD/tests, or
+# BUILD/obj/tests in a build tree) codes the frames, read into memory
+# first, with a one-thread and a two-thread encoder taking turns frame by
+# frame, ENC_ROUNDS times over (default 3): two threads against one as
+# the ratio of the total times, the median of the frames' ratios, and
+# from each frame's best time over the rounds.
+#
 # Environment: SD_FRAMES (default 100), HD_FRAMES (20), OURS_SD_FRAMES
 # (400), OURS_HD_FRAMES (80), RUNS (3), REF_RUNS (2), PAIRS (5), CLIPS
 # (folder for vtest.avi, default BUILD/clips), TMPDIR.
@@ -49,6 +57,9 @@ OURS_HD_FRAMES=${OURS_HD_FRAMES:-80}
 RUNS=${RUNS:-3}
 PAIRS=${PAIRS:-5}
 REF_RUNS=${REF_RUNS:-2}
+ENC_ROUNDS=${ENC_ROUNDS:-3}
+ENCTHREADS=$BUILD/tests/encthreads
+[ -x "$ENCTHREADS" ] || ENCTHREADS=$BUILD/obj/tests/encthreads
 FF="$BUILD/ffmpeg -nostdin -hide_banner -v error"
 TMP=${TMPDIR:-/tmp}/c63-bench-cpu.$$
 mkdir -p "$TMP" || exit 1
@@ -160,6 +171,12 @@ for size in sd hd; do
         echo "bench-c63cpu: encode $label: output $same to the reference's over its $rn frames"
     else
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio2 "$f2" "$f1"); median of $PAIRS alternating pairs $pe)"
+    fi
+
+    if [ -x "$ENCTHREADS" ]; then
+        "$ENCTHREADS" -a 1 -b 2 -r "$ENC_ROUNDS" "$in" ${w}x$h > "$TMP/encthreads" 2>&1 ||
+            { echo "bench-c63cpu: encthreads failed:"; cat "$TMP/encthreads"; }
+        sed "s/^/bench-c63cpu: encode $label, in one process: /" "$TMP/encthreads"
     fi
 
     # decoder, of the stream just encoded: one thread, and two (entropy
