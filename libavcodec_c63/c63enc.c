@@ -22,15 +22,18 @@
  * @file
  * Codec63 encoder, bit-exact with the reference encoder: full-search motion
  * estimation against the previous reconstruction, float DCT, JPEG-style
- * entropy coding. Slice-threaded over MCU rows; the output does not depend
- * on the thread count. Also the CPU twin of the c63_cuda encoder.
+ * entropy coding. Slice-threaded over MCU rows, one pass of the threads a
+ * frame; the output does not depend on the thread count. Also the CPU twin
+ * of the c63_cuda encoder.
  */
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
+#include "libavutil/thread.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/encode.h"
@@ -61,11 +64,21 @@ typedef struct C63EncContext {
 
     uint8_t      *orig[3];          ///< padded input planes
     uint8_t      *recon[2][3];      ///< padded reconstructions: current, previous
-    uint16_t     *bsum[3];          ///< 8x2 sums of the previous reconstruction
-    int           bsum_ready;       ///< bsum holds the sums of recon[!cur]
+    uint16_t     *bsum[2][3];       ///< 8x2 sums of recon[0] and recon[1]
+    int           bsum_ready[2];    ///< bsum[i] holds the sums of recon[i]
     int           cur;
     int           since_key;
     C63CodedFrame coded;
+
+    /* The frame's pass of the slice threads (encode_job()): its jobs, and
+     * how far its MCU rows are */
+    const AVFrame *pass_frame;
+    int           pass_code;        ///< rows' entropy coding jobs (0 or mb_h)
+    int           pass_sums;        ///< next reference's sums jobs (0 or mb_h)
+    atomic_int   *row_done;         ///< halves of each MCU row coded, 0..2
+    AVMutex       progress_mutex;
+    AVCond        progress_cond;
+    int           progress_init;
 } C63EncContext;
 
 static av_cold int c63_encode_init(AVCodecContext *avctx)
@@ -98,45 +111,55 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         s->recon[1][p] = av_mallocz(n);
         /* zeroed: me_search reads (and ignores) entries past the last
          * position a row's sums are computed for */
-        s->bsum[p]     = av_calloc(n, sizeof(*s->bsum[p]));
+        s->bsum[0][p]  = av_calloc(n, sizeof(*s->bsum[0][p]));
+        s->bsum[1][p]  = av_calloc(n, sizeof(*s->bsum[1][p]));
         if (p) {
             s->coded.coef[p] = s->coded.coef[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1];
             s->coded.mv[p]   = s->coded.mv[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1] / 64;
         }
-        if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] || !s->bsum[p])
+        if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] ||
+            !s->bsum[0][p] || !s->bsum[1][p])
             return AVERROR(ENOMEM);
     }
+    s->row_done = av_calloc(g->mb_h, sizeof(*s->row_done));
+    if (!s->row_done)
+        return AVERROR(ENOMEM);
+    if ((ret = ff_mutex_init(&s->progress_mutex, NULL)))
+        return AVERROR(ret);
+    if ((ret = ff_cond_init(&s->progress_cond, NULL))) {
+        ff_mutex_destroy(&s->progress_mutex);
+        return AVERROR(ret);
+    }
+    s->progress_init = 1;
     s->since_key = avctx->gop_size;
     return 0;
 }
 
-/* Thread job: 8x2 sums of the reconstruction arg (planes) for the rows of
- * MCU row v. */
-static int bsum_rows(AVCodecContext *avctx, void *arg, int v, int thread)
+/* 8x2 sums of reconstruction i (planes) for the rows of MCU row v, into
+ * bsum[i]. */
+static void bsum_rows(C63EncContext *s, int i, int v)
 {
-    C63EncContext *s = avctx->priv_data;
-    uint8_t *const *rec = arg;
-
     for (int p = 0; p < 3; p++) {
         int rows = p ? 8 : 16;
-        ff_c63_block_sums(&s->dsp, s->bsum[p], rec[p], s->geo.w[p], s->geo.h[p],
+        ff_c63_block_sums(&s->dsp, s->bsum[i][p], s->recon[i][p], s->geo.w[p], s->geo.h[p],
                           v * rows, rows);
     }
+}
+
+/* Thread job: the sums of the reference (arg: its index) for MCU row v. */
+static int ref_sums_job(AVCodecContext *avctx, void *arg, int v, int thread)
+{
+    bsum_rows(avctx->priv_data, *(const int *)arg, v);
     return 0;
 }
 
-/* Thread job: motion estimation, transform and reconstruction of half
- * (job & 1: the left or the right macroblocks) of MCU row job >> 1 of the
- * frame arg. Half rows make the jobs small enough that the threads finish
- * the frame within a short time of each other. */
-static int encode_row(AVCodecContext *avctx, void *arg, int job, int thread)
+/* Motion estimation, transform and reconstruction of half (half: the left
+ * or the right macroblocks) of MCU row v of the frame. */
+static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int half)
 {
-    C63EncContext *s = avctx->priv_data;
-    const AVFrame *frame = arg;
     const C63Geometry *g = &s->geo;
     const int key = s->coded.keyframe;
-    const int v = job >> 1;
-    const int u0 = job & 1 ? g->mb_w / 2 : 0, u1 = job & 1 ? g->mb_w : g->mb_w / 2;
+    const int u0 = half ? g->mb_w / 2 : 0, u1 = half ? g->mb_w : g->mb_w / 2;
     int16_t res[64];
 
     /* The half row's input into the padded planes (only this job reads it). */
@@ -156,6 +179,7 @@ static int encode_row(AVCodecContext *avctx, void *arg, int job, int thread)
         const int bw = g->w[p] / 8, rows = p ? 1 : 2;
         const int bx0 = p ? u0 : 2 * u0, bx1 = p ? u1 : 2 * u1;
         const uint8_t *ref = s->recon[!s->cur][p];
+        const uint16_t *ref_sums = s->bsum[!s->cur][p];
         uint8_t *rec = s->recon[s->cur][p];
 
         for (int by = v * rows; by < (v + 1) * rows; by++) {
@@ -167,9 +191,9 @@ static int encode_row(AVCodecContext *avctx, void *arg, int job, int thread)
 
                 if (!key) {
                     C63MV mv = s->dsp.me_search ?
-                        ff_c63_motion_search_full(&s->dsp, s->orig[p], ref, s->bsum[p],
+                        ff_c63_motion_search_full(&s->dsp, s->orig[p], ref, ref_sums,
                                                   g->w[p], g->h[p], bx, by, s->range[p]) :
-                        ff_c63_motion_search(&s->mecc, s->orig[p], ref, s->bsum[p],
+                        ff_c63_motion_search(&s->mecc, s->orig[p], ref, ref_sums,
                                              g->w[p], g->h[p], bx, by, s->range[p]);
                     s->coded.mv[p][b] = mv;
                     pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
@@ -181,6 +205,64 @@ static int encode_row(AVCodecContext *avctx, void *arg, int job, int thread)
             }
         }
     }
+}
+
+/* Half of MCU row v is done: when both are, wake whoever waits for it. */
+static void row_report(C63EncContext *s, int v)
+{
+    if (atomic_fetch_add_explicit(&s->row_done[v], 1, memory_order_acq_rel) == 1) {
+        ff_mutex_lock(&s->progress_mutex);
+        ff_cond_broadcast(&s->progress_cond);
+        ff_mutex_unlock(&s->progress_mutex);
+    }
+}
+
+/* Wait until both halves of MCU row v are done. */
+static void row_wait(C63EncContext *s, int v)
+{
+    if (atomic_load_explicit(&s->row_done[v], memory_order_acquire) == 2)
+        return;
+    ff_mutex_lock(&s->progress_mutex);
+    while (atomic_load_explicit(&s->row_done[v], memory_order_acquire) != 2)
+        ff_cond_wait(&s->progress_cond, &s->progress_mutex);
+    ff_mutex_unlock(&s->progress_mutex);
+}
+
+/*
+ * Thread job of the frame's one pass, in this order:
+ *   2 * mb_h  the half rows: motion estimation, transform, reconstruction;
+ *   pass_code the MCU rows' entropy coding (row v needs rows v - 1 and v);
+ *   pass_sums the sums of this reconstruction, the next frame's reference
+ *             (row v needs rows v and v + 1; they go to the other buffer
+ *             of sums than the one the motion search reads).
+ * The threads take the jobs in this order, so a job waits only for jobs
+ * taken before it, which do not wait for it: with one thread, never.
+ * Half rows make the jobs small enough that the threads finish the frame
+ * within a short time of each other.
+ */
+static int encode_job(AVCodecContext *avctx, void *arg, int job, int thread)
+{
+    C63EncContext *s = avctx->priv_data;
+    const int mb_h = s->geo.mb_h;
+
+    if (job < 2 * mb_h) {
+        encode_half_row(s, s->pass_frame, job >> 1, job & 1);
+        row_report(s, job >> 1);
+        return 0;
+    }
+    job -= 2 * mb_h;
+    if (job < s->pass_code) {
+        if (job)
+            row_wait(s, job - 1);
+        row_wait(s, job);
+        ff_c63_write_row(&s->writer, &s->geo, &s->coded, job);
+        return 0;
+    }
+    job -= s->pass_code;
+    row_wait(s, job);
+    if (job + 1 < mb_h)
+        row_wait(s, job + 1);
+    bsum_rows(s, s->cur, job);
     return 0;
 }
 
@@ -196,36 +278,47 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
                         frame->pict_type == AV_PICTURE_TYPE_I;
     s->since_key      = s->coded.keyframe ? 1 : s->since_key + 1;
     s->cur ^= 1;
+    s->bsum_ready[s->cur] = 0;
 
-    /* The sums of the reference, unless the last frame's coding pass made
-     * them. */
-    if (!s->coded.keyframe && !s->bsum_ready)
-        avctx->execute2(avctx, bsum_rows, s->recon[!s->cur], NULL, g->mb_h);
-    s->bsum_ready = 0;
-    avctx->execute2(avctx, encode_row, (void *)frame, NULL, 2 * g->mb_h);
+    /* The sums of the reference, unless the last frame's pass made them. */
+    if (!s->coded.keyframe && !s->bsum_ready[!s->cur]) {
+        int ref = !s->cur;
+        avctx->execute2(avctx, ref_sums_job, &ref, NULL, g->mb_h);
+        s->bsum_ready[ref] = 1;
+    }
 
-    if (s->entropy == ENTROPY_TWIN) {
+    s->pass_code = 0;
+    if (s->entropy == ENTROPY_ROWS) {
+        if ((ret = ff_c63_write_begin(&s->writer, g)) < 0)
+            goto fail;
+        s->pass_code = g->mb_h;
+    }
+    /* the sums of this reconstruction, unless the next frame is due to be
+     * a keyframe */
+    s->pass_sums  = s->since_key < avctx->gop_size ? g->mb_h : 0;
+    s->pass_frame = frame;
+    for (int v = 0; v < g->mb_h; v++)
+        atomic_store_explicit(&s->row_done[v], 0, memory_order_relaxed);
+    avctx->execute2(avctx, encode_job, NULL, NULL, 2 * g->mb_h + s->pass_code + s->pass_sums);
+    s->pass_frame = NULL;
+    s->bsum_ready[s->cur] = s->pass_sums > 0;
+
+    if (s->entropy == ENTROPY_TWIN)
         ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
-    } else {
-        /* The rows' coding pass also makes the sums of this reconstruction,
-         * the next frame's reference, unless that frame is due to be a
-         * keyframe: the motion search is over, and the writer reads only
-         * the coefficients. */
-        s->writer.extra_job = bsum_rows;
-        s->writer.extra_arg = s->recon[s->cur];
-        s->writer.nb_extra  = s->since_key < avctx->gop_size ? g->mb_h : 0;
-        ret = ff_c63_write_frame(avctx, &s->writer, pkt, g, s->q, &s->coded);
-        s->bsum_ready = ret >= 0 && s->writer.nb_extra;
-    }
-    if (ret < 0) {
-        /* no packet: the next frame is coded against the last one that
-         * made one, as a decoder will have it */
-        s->since_key = since_key;
-        s->cur ^= 1;
-        return ret;
-    }
+    else
+        ret = ff_c63_write_end(avctx, &s->writer, pkt, g, s->q, &s->coded);
+    if (ret < 0)
+        goto fail;
     *got_packet = 1;
     return 0;
+
+fail:
+    /* no packet: the next frame is coded against the last one that made
+     * one, as a decoder will have it */
+    s->bsum_ready[s->cur] = 0;
+    s->since_key = since_key;
+    s->cur ^= 1;
+    return ret;
 }
 
 static av_cold int c63_encode_close(AVCodecContext *avctx)
@@ -236,7 +329,14 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
         av_freep(&s->orig[p]);
         av_freep(&s->recon[0][p]);
         av_freep(&s->recon[1][p]);
-        av_freep(&s->bsum[p]);
+        av_freep(&s->bsum[0][p]);
+        av_freep(&s->bsum[1][p]);
+    }
+    av_freep(&s->row_done);
+    if (s->progress_init) {
+        ff_mutex_destroy(&s->progress_mutex);
+        ff_cond_destroy(&s->progress_cond);
+        s->progress_init = 0;
     }
     av_freep(&s->coded.coef[0]);
     av_freep(&s->coded.mv[0]);

@@ -55,21 +55,13 @@ typedef struct C63CodedFrame {
 typedef struct C63Writer {
     uint8_t  *rows;         ///< one bit buffer per MCU row, row_stride bytes apart
     unsigned  rows_size;
+    size_t    row_stride;
+    int       row_max;      ///< bytes a row may code into
     uint8_t  *bits;         ///< the rows' bits, joined
     unsigned  bits_size;
     uint64_t *row_off;      ///< bit offset of each row in the frame (nb_rows + 1)
     size_t   *row_ff;       ///< 0xFF bytes owned by each row, then their prefix sums
     int       nb_rows;
-
-    /**
-     * Optional: nb_extra (>= 0) more jobs of the caller, run by ff_c63_write_frame()
-     * among the coding of the rows, in the same pass of the slice threads
-     * (one wake-up and wait fewer than a pass of their own). They must not
-     * touch what the writer reads or writes.
-     */
-    int     (*extra_job)(AVCodecContext *avctx, void *arg, int job, int thread);
-    void     *extra_arg;
-    int       nb_extra;
 } C63Writer;
 
 /**
@@ -96,6 +88,19 @@ int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
                        const C63Geometry *g, const uint8_t q[3][64],
                        const C63CodedFrame *f);
+
+/**
+ * ff_c63_write_frame() in three steps, for an encoder that codes the rows
+ * in a pass of its own: ff_c63_write_begin() (the buffers for g), then
+ * ff_c63_write_row() for every MCU row v, in any order and on any thread
+ * (row v reads the coefficients of rows v - 1 and v, and the vectors of
+ * row v), then ff_c63_write_end() (the rows joined and stuffed into pkt).
+ */
+int ff_c63_write_begin(C63Writer *w, const C63Geometry *g);
+void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v);
+int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
+                     const C63Geometry *g, const uint8_t q[3][64],
+                     const C63CodedFrame *f);
 
 void ff_c63_writer_free(C63Writer *w);
 

@@ -117,31 +117,52 @@ typedef struct WriteJob {
     C63Writer           *w;
     const C63Geometry   *g;
     const C63CodedFrame *f;
-    size_t               row_stride;    ///< bytes between the rows' buffers
-    int                  row_max;       ///< bytes a row may code into
     uint64_t             nfull;         ///< whole bytes of the frame's data
     uint8_t             *dst;           ///< packet data after the header
 } WriteJob;
 
-/* Thread job: code MCU row v into its own buffer and store its bit count
- * in row_off[v + 1]. The DC predictors at the start of the row are the
- * last DC values of the row above, read from the coefficients. */
-static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
+int ff_c63_write_begin(C63Writer *w, const C63Geometry *g)
 {
-    const WriteJob *j = arg;
-    const C63Geometry *g = j->g;
-    const C63CodedFrame *f = j->f;
+    const int nb_rows = g->mb_h;
+    const size_t row_max = (size_t)g->mb_w * 6 * (BLOCK_MAX_BITS / 8 + 1) + 16;
+    const size_t row_stride = FFALIGN(row_max + 32, 64);
+
+    if (row_stride * nb_rows > INT_MAX / 2)
+        return AVERROR(EINVAL);
+    av_fast_padded_malloc(&w->rows, &w->rows_size, row_stride * nb_rows);
+    av_fast_padded_malloc(&w->bits, &w->bits_size, row_max * nb_rows);
+    if (!w->rows || !w->bits)
+        return AVERROR(ENOMEM);
+    if (w->nb_rows != nb_rows) {
+        av_freep(&w->row_off);
+        av_freep(&w->row_ff);
+        w->nb_rows = 0;
+        w->row_off = av_malloc_array(nb_rows + 1, sizeof(*w->row_off));
+        w->row_ff  = av_malloc_array(nb_rows, sizeof(*w->row_ff));
+        if (!w->row_off || !w->row_ff)
+            return AVERROR(ENOMEM);
+        w->nb_rows = nb_rows;
+    }
+    w->row_max    = row_max;
+    w->row_stride = row_stride;
+    return 0;
+}
+
+void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v)
+{
     const C63HuffCodes *h = &ff_c63_huff;
     const int bw[3] = { g->w[0] / 8, g->w[1] / 8, g->w[2] / 8 };
     PutBitContext pb;
     int dc[3] = { 0 };
 
+    /* the DC predictors at the start of the row: the last DC values of
+     * the row above */
     if (v) {
         dc[0] = f->coef[0][64 * ((size_t)(2 * v - 1) * bw[0] + bw[0] - 1)];
         dc[1] = f->coef[1][64 * ((size_t)(v - 1) * bw[1] + bw[1] - 1)];
         dc[2] = f->coef[2][64 * ((size_t)(v - 1) * bw[2] + bw[2] - 1)];
     }
-    init_put_bits(&pb, j->w->rows + v * j->row_stride, j->row_max);
+    init_put_bits(&pb, w->rows + v * w->row_stride, w->row_max);
 
     for (int u = 0; u < g->mb_w; u++) {
         for (int i = 0; i < 6; i++) {
@@ -168,19 +189,17 @@ static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
             put_block(&pb, f->coef[p] + 64 * b, p > 0, &dc[p]);
         }
     }
-    j->w->row_off[v + 1] = put_bits_count(&pb);
+    w->row_off[v + 1] = put_bits_count(&pb);
     flush_put_bits(&pb);
-    return 0;
 }
 
-/* Thread job: the rows' coding, then the caller's extra jobs. */
-static int code_row_or_extra(AVCodecContext *avctx, void *arg, int job, int thread)
+/* Thread job of ff_c63_write_frame(): code MCU row v. */
+static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
 {
-    const C63Writer *w = ((const WriteJob *)arg)->w;
+    const WriteJob *j = arg;
 
-    if (job < w->nb_rows)
-        return code_row(avctx, arg, job, thread);
-    return w->extra_job(avctx, w->extra_arg, job - w->nb_rows, thread);
+    ff_c63_write_row(j->w, j->g, j->f, v);
+    return 0;
 }
 
 /* Bit pos of the frame (0 past its end), looked up from row v onwards. */
@@ -193,7 +212,7 @@ static int frame_bit(const WriteJob *j, int v, uint64_t pos)
     if (v >= w->nb_rows)
         return 0;
     pos -= w->row_off[v];
-    return w->rows[v * j->row_stride + (pos >> 3)] >> (7 - (pos & 7)) & 1;
+    return w->rows[v * w->row_stride + (pos >> 3)] >> (7 - (pos & 7)) & 1;
 }
 
 /* Thread job: copy row v into the joined buffer. Byte k of the frame
@@ -205,7 +224,7 @@ static int join_row(AVCodecContext *avctx, void *arg, int v, int thread)
     C63Writer *w = j->w;
     const uint64_t off = w->row_off[v], end = w->row_off[v + 1];
     const uint64_t k0 = (off + 7) >> 3, k1 = (end + 7) >> 3;
-    const uint8_t *src = w->rows + v * j->row_stride;
+    const uint8_t *src = w->rows + v * w->row_stride;
     uint8_t *dst = w->bits + k0;
     const int sh = 8 * k0 - off;      /* bits of this row in byte k0 - 1 */
     size_t n, nff = 0;
@@ -274,37 +293,17 @@ static void run_rows(AVCodecContext *avctx, int (*fn)(AVCodecContext *, void *, 
     }
 }
 
-int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
-                       const C63Geometry *g, const uint8_t q[3][64],
-                       const C63CodedFrame *f)
+int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
+                     const C63Geometry *g, const uint8_t q[3][64],
+                     const C63CodedFrame *f)
 {
     const int nb_rows = g->mb_h;
-    const size_t row_max = (size_t)g->mb_w * 6 * (BLOCK_MAX_BITS / 8 + 1) + 16;
-    const size_t row_stride = FFALIGN(row_max + 32, 64);
-    WriteJob j = { .w = w, .g = g, .f = f, .row_stride = row_stride, .row_max = row_max };
+    WriteJob j = { .w = w, .g = g, .f = f };
     uint64_t nbits;
     size_t nbytes, nff = 0, size;
     int tail_nonzero = 0, small, ret;
     uint8_t *dst;
 
-    if (row_stride * nb_rows > INT_MAX / 2)
-        return AVERROR(EINVAL);
-    av_fast_padded_malloc(&w->rows, &w->rows_size, row_stride * nb_rows);
-    av_fast_padded_malloc(&w->bits, &w->bits_size, row_max * nb_rows);
-    if (!w->rows || !w->bits)
-        return AVERROR(ENOMEM);
-    if (w->nb_rows != nb_rows) {
-        av_freep(&w->row_off);
-        av_freep(&w->row_ff);
-        w->nb_rows = 0;
-        w->row_off = av_malloc_array(nb_rows + 1, sizeof(*w->row_off));
-        w->row_ff  = av_malloc_array(nb_rows, sizeof(*w->row_ff));
-        if (!w->row_off || !w->row_ff)
-            return AVERROR(ENOMEM);
-        w->nb_rows = nb_rows;
-    }
-
-    avctx->execute2(avctx, code_row_or_extra, &j, NULL, nb_rows + w->nb_extra);
     w->row_off[0] = 0;
     for (int v = 0; v < nb_rows; v++)
         w->row_off[v + 1] += w->row_off[v];
@@ -353,6 +352,19 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
     if (f->keyframe)
         pkt->flags |= AV_PKT_FLAG_KEY;
     return 0;
+}
+
+int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
+                       const C63Geometry *g, const uint8_t q[3][64],
+                       const C63CodedFrame *f)
+{
+    WriteJob j = { .w = w, .g = g, .f = f };
+    int ret;
+
+    if ((ret = ff_c63_write_begin(w, g)) < 0)
+        return ret;
+    avctx->execute2(avctx, code_row, &j, NULL, g->mb_h);
+    return ff_c63_write_end(avctx, w, pkt, g, q, f);
 }
 
 void ff_c63_writer_free(C63Writer *w)
