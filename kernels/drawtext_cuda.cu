@@ -61,21 +61,40 @@ static __device__ __inline__ int block_compact(int hit, int *off, int *warp_coun
     return total;
 }
 
+/* Field by field, not as a structure copy: the compiler then reads the
+ * launch's parameters in place (a copy of a structure out of them makes it
+ * copy all the parameters to local memory first). */
+static __device__ __forceinline__ void load_op(DTCOp *d, const DTCOp *s)
+{
+    d->x0    = s->x0;
+    d->y0    = s->y0;
+    d->x1    = s->x1;
+    d->y1    = s->y1;
+    d->type  = s->type;
+    d->alpha = s->alpha;
+    d->mask  = s->mask;
+    d->pitch = s->pitch;
+    *(unsigned *)d->color = *(const unsigned *)s->color;
+}
+
 static __device__ __inline__ int meets(const DTCOp *op, int tx0, int tx1, int ty0, int ty1)
 {
     return op->x0 < tx1 && op->x1 > tx0 && op->y0 < ty1 && op->y1 > ty0;
 }
 
-extern "C" __global__ void __launch_bounds__(DTC_BLOCK)
-drawtext_cuda(DTCParams p)
+/* The kernel's body; ops: the operations and their chunk boxes, in global
+ * memory (drawtext_cuda) or in the launch's parameters (drawtext_cuda_inline:
+ * each kernel is its own instance, so that the compiler reads the
+ * parameters in place instead of copying them). */
+static __device__ __forceinline__ void draw(const DTCParams &p, const DTCOp *ops)
 {
     __shared__ DTCOp sops[DTC_BLOCK];
     __shared__ int chunks[DTC_BLOCK];
     __shared__ int warp_count[NB_WARPS];
 
     const int c     = blockIdx.z;
-    const DTCChannel ch = p.ch[c];
-    const int hsub  = ch.hsub, vsub = ch.vsub;
+    const DTCChannel *ch = &p.ch[c];
+    const int hsub  = ch->hsub, vsub = ch->vsub;
     const int bx0   = (p.x0 >> hsub) + blockIdx.x * DTC_BLOCK_W;
     const int by0   = (p.y0 >> vsub) + blockIdx.y * DTC_BLOCK_H;
     const int sx    = bx0 + threadIdx.x;
@@ -87,9 +106,8 @@ drawtext_cuda(DTCParams p)
     const int tx0 = bx0 << hsub, tx1 = (bx0 + DTC_BLOCK_W) << hsub;
     const int ty0 = by0 << vsub, ty1 = (by0 + DTC_BLOCK_H) << vsub;
     const int inside = c < p.nb_channels &&
-                       sx < ch.width && sx <= (p.x1 - 1) >> hsub &&
-                       sy < ch.height && sy <= (p.y1 - 1) >> vsub;
-    const DTCOp *ops   = (const DTCOp *)p.ops;
+                       sx < ch->width && sx <= (p.x1 - 1) >> hsub &&
+                       sy < ch->height && sy <= (p.y1 - 1) >> vsub;
     const DTCOp *boxes = ops + p.nb_ops;
     const int nb_chunks = DTC_NB_CHUNKS(p.nb_ops);
     const unsigned char *atlas = (const unsigned char *)p.atlas;
@@ -97,7 +115,7 @@ drawtext_cuda(DTCParams p)
     unsigned v = 0;
 
     if (inside) {
-        ptr = (unsigned char *)ch.data + (long long)sy * ch.linesize + (long long)sx * ch.step;
+        ptr = (unsigned char *)ch->data + (long long)sy * ch->linesize + (long long)sx * ch->step;
         v   = *ptr;
     }
 
@@ -120,7 +138,7 @@ drawtext_cuda(DTCParams p)
 
             hit = 0;
             if (i < p.nb_ops) {
-                op  = ops[i];
+                load_op(&op, &ops[i]);
                 hit = meets(&op, tx0, tx1, ty0, ty1);
             }
             total = block_compact(hit, &off, warp_count, lane, warp);
@@ -137,4 +155,16 @@ drawtext_cuda(DTCParams p)
 
     if (inside)
         *ptr = v;
+}
+
+extern "C" __global__ void __launch_bounds__(DTC_BLOCK)
+drawtext_cuda(DTCParams p)
+{
+    draw(p, (const DTCOp *)p.ops);
+}
+
+extern "C" __global__ void __launch_bounds__(DTC_BLOCK)
+drawtext_cuda_inline(DTCInlineParams q)
+{
+    draw(q.p, q.ops);
 }

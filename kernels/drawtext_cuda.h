@@ -89,6 +89,20 @@ typedef struct DTCParams {
     int x0, y0, x1, y1;         ///< union of the operations, luma samples
 } DTCParams;
 
+/**
+ * A short list (a line of text) travels in the launch's parameters instead
+ * (kernel drawtext_cuda_inline): no copy of its own, no wait for one, and
+ * the kernel reads the operations through the constant cache, which serves
+ * a warp reading the same operation in one go. DTC_INLINE_ENTRIES entries
+ * keep the parameters (2472 bytes) under the 4 KiB every driver takes.
+ */
+#define DTC_INLINE_ENTRIES 64
+
+typedef struct DTCInlineParams {
+    DTCParams p;                ///< p.ops unused
+    DTCOp ops[DTC_INLINE_ENTRIES]; ///< DTC_NB_ENTRIES(p.nb_ops) of them used
+} DTCInlineParams;
+
 #if defined(__CUDACC__) || defined(__CUDA__)
 #define DTC_FUNC static __device__ __inline__
 #else

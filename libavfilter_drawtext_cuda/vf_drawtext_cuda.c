@@ -77,9 +77,11 @@ typedef struct DrawTextCudaContext {
     int w, h;
 
     CUmodule   cu_module;
-    CUfunction cu_func;
+    CUfunction cu_func;             ///< drawtext_cuda: the list in device memory
+    CUfunction cu_func_inline;      ///< drawtext_cuda_inline: in the parameters
     CUevent    ops_done;            ///< the last copy of the operations ended
     int        ops_pending;
+    DTCInlineParams inline_params;
 
     DTCParams  params;              ///< channels for the configured format
     int color_plane[DTC_MAX_CHANNELS]; ///< where channel i's value is in an
@@ -279,16 +281,18 @@ static int cuda_blend_glyph(AVFilterContext *ctx, AVFrame *frame,
     return push_op(ctx, &op);
 }
 
-/* Upload what is new in the atlas, copy the operations, launch. */
+/* Upload what is new in the atlas, then launch: a short list in the
+ * launch's parameters, a longer one copied to the device first. */
 static int run_kernel(AVFilterContext *ctx, AVFrame *frame)
 {
     DrawTextContext *s = ctx->priv;
     DrawTextCudaContext *c = s->backend_priv;
     CudaFunctions *cu = c->hwctx->internal->cuda_dl;
     CUstream stream = c->hwctx->stream;
+    DTCInlineParams *q = &c->inline_params;
     DTCParams p = c->params;
-    void *args[] = { &p };
-    int ret, gw, gh;
+    void *args[] = { &p }, *inline_args[] = { q };
+    int ret, gw, gh, entries;
 
     if (!c->nb_ops)
         return 0;
@@ -319,7 +323,8 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *frame)
 
     if (c->nb_ops > INT_MAX - DTC_NB_CHUNKS(c->nb_ops))
         return AVERROR(ENOMEM);
-    if ((ret = reserve_ops(ctx, DTC_NB_ENTRIES(c->nb_ops))) < 0)
+    entries = DTC_NB_ENTRIES(c->nb_ops);
+    if ((ret = reserve_ops(ctx, entries)) < 0)
         return ret;
     dtc_finish_ops(c->ops, c->nb_ops, &p);
     for (int i = 0; i < p.nb_channels; i++) {
@@ -331,17 +336,26 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *frame)
     }
     p.ops    = c->d_ops;
     p.atlas  = c->d_atlas;
+    gw = (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1;
+    gh = (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1;
 
-    ret = CHECK_CU(cu->cuMemcpyHtoDAsync(c->d_ops, c->ops,
-                                         DTC_NB_ENTRIES(c->nb_ops) * sizeof(DTCOp), stream));
+    if (entries <= DTC_INLINE_ENTRIES) {
+        /* the driver copies the parameters at the launch: the pinned list
+         * is free again at once */
+        q->p = p;
+        memcpy(q->ops, c->ops, entries * sizeof(*c->ops));
+        return CHECK_CU(cu->cuLaunchKernel(c->cu_func_inline, gw, gh, p.nb_channels,
+                                           DTC_BLOCK_W, DTC_BLOCK_H, 1,
+                                           0, stream, inline_args, NULL));
+    }
+
+    ret = CHECK_CU(cu->cuMemcpyHtoDAsync(c->d_ops, c->ops, entries * sizeof(DTCOp), stream));
     if (ret < 0)
         return ret;
     if ((ret = CHECK_CU(cu->cuEventRecord(c->ops_done, stream))) < 0)
         return ret;
     c->ops_pending = 1;
 
-    gw = (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1;
-    gh = (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1;
     return CHECK_CU(cu->cuLaunchKernel(c->cu_func, gw, gh, p.nb_channels,
                                        DTC_BLOCK_W, DTC_BLOCK_H, 1,
                                        0, stream, args, NULL));
@@ -513,6 +527,9 @@ static int config_input(AVFilterLink *inlink)
         if (ret >= 0)
             ret = CHECK_CU(cu->cuModuleGetFunction(&c->cu_func, c->cu_module,
                                                    "drawtext_cuda"));
+        if (ret >= 0)
+            ret = CHECK_CU(cu->cuModuleGetFunction(&c->cu_func_inline, c->cu_module,
+                                                   "drawtext_cuda_inline"));
         if (ret >= 0)
             ret = CHECK_CU(cu->cuEventCreate(&c->ops_done, CU_EVENT_DISABLE_TIMING));
         CHECK_CU(cu->cuCtxPopCurrent(&dummy));

@@ -96,7 +96,7 @@ static tcuMemAllocHost *mem_alloc_host;
 static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module;
-static CUfunction f_convert, f_encode, f_peak, f_drawtext;
+static CUfunction f_convert, f_encode, f_peak, f_drawtext, f_drawtext_inline;
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
 static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
@@ -1158,7 +1158,9 @@ static void bench(void)
  * agreement with drawutils checkdrawtext shows on the CPU): random
  * pictures, atlases and operation lists, clipped by the filter's own
  * dtc_rect_op/dtc_mask_op, launched as the filter launches it; more than
- * one block's worth of operations in some cases.
+ * one block's worth of operations in some cases. Lists of at most
+ * DTC_INLINE_ENTRIES entries also through drawtext_cuda_inline (the list in
+ * the launch's parameters), as the filter launches those.
  */
 static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
 {
@@ -1227,10 +1229,8 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
     d_atlas.up(atlas.data(), atlas.size());
     d_ops.up(ops.data(), ops.size() * sizeof(DTCOp));
     for (int pl = 0; pl < 4; pl++)
-        if (linesize[pl]) {
+        if (linesize[pl])
             d_pic[pl] = new DevBuf(pic[pl].size());
-            d_pic[pl]->up(pic[pl].data(), pic[pl].size());
-        }
     for (int c = 0; c < desc->nb_components; c++) {
         p.ch[c] = ch[c];
         p.ch[c].data = d_pic[desc->comp[c].plane]->p + desc->comp[c].offset;
@@ -1238,31 +1238,49 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
     p.nb_channels = desc->nb_components;
     p.ops    = d_ops.p;
     p.atlas  = d_atlas.p;
-    void *args[] = { &p };
-    CK(cu->cuLaunchKernel(f_drawtext, (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1,
-                          (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1, p.nb_channels,
-                          DTC_BLOCK_W, DTC_BLOCK_H, 1, 0, NULL, args, NULL));
-    CK(cu->cuStreamSynchronize(NULL));
 
-    std::string detail;
-    for (int pl = 0; pl < 4 && detail.empty(); pl++) {
-        if (!linesize[pl])
-            continue;
-        got[pl].resize(pic[pl].size());
-        d_pic[pl]->down(got[pl].data(), got[pl].size());
-        for (size_t i = 0; i < got[pl].size(); i++)
-            if (got[pl][i] != twin[pl][i]) {
-                char b[160];
-                snprintf(b, sizeof(b), "plane %d byte %zu (line %zu): kernel %d, C twin %d, input %d",
-                         pl, i % linesize[pl], i / linesize[pl], got[pl][i], twin[pl][i], pic[pl][i]);
-                detail = b;
+    for (int in_params = 0; in_params < 2; in_params++) {
+        DTCInlineParams q;
+        void *args[] = { &p }, *inline_args[] = { &q };
+        if (in_params) {
+            if (ops.size() > DTC_INLINE_ENTRIES)
                 break;
-            }
+            memset(&q, 0, sizeof(q));
+            q.p = p;
+            q.p.ops = 0;
+            memcpy(q.ops, ops.data(), ops.size() * sizeof(DTCOp));
+        }
+        for (int pl = 0; pl < 4; pl++)
+            if (d_pic[pl])
+                d_pic[pl]->up(pic[pl].data(), pic[pl].size());
+        CK(cu->cuLaunchKernel(in_params ? f_drawtext_inline : f_drawtext,
+                              (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1,
+                              (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1, p.nb_channels,
+                              DTC_BLOCK_W, DTC_BLOCK_H, 1, 0, NULL,
+                              in_params ? inline_args : args, NULL));
+        CK(cu->cuStreamSynchronize(NULL));
+
+        std::string detail;
+        for (int pl = 0; pl < 4 && detail.empty(); pl++) {
+            if (!linesize[pl])
+                continue;
+            got[pl].resize(pic[pl].size());
+            d_pic[pl]->down(got[pl].data(), got[pl].size());
+            for (size_t i = 0; i < got[pl].size(); i++)
+                if (got[pl][i] != twin[pl][i]) {
+                    char b[160];
+                    snprintf(b, sizeof(b), "plane %d byte %zu (line %zu): kernel %d, C twin %d, input %d",
+                             pl, i % linesize[pl], i / linesize[pl], got[pl][i], twin[pl][i], pic[pl][i]);
+                    detail = b;
+                    break;
+                }
+        }
+        snprintf(name, sizeof(name), "drawtext%s %s %dx%d, %d ops",
+                 in_params ? "_inline" : "", desc->name, w, h, nb_ops);
+        report(name, detail.empty(), detail);
     }
     for (DevBuf *b : d_pic)
         delete b;
-    snprintf(name, sizeof(name), "drawtext %s %dx%d, %d ops", desc->name, w, h, nb_ops);
-    report(name, detail.empty(), detail);
 }
 
 static void test_drawtext(void)
@@ -1274,7 +1292,8 @@ static void test_drawtext(void)
         AV_PIX_FMT_GRAY8,
     };
     /* 9000 operations: more chunk boxes than one block reads at once */
-    static const int sizes[][3] = { { 1, 1, 3 }, { 33, 17, 40 }, { 97, 63, 300 },
+    /* 62 operations: the longest list that goes in the parameters */
+    static const int sizes[][3] = { { 1, 1, 3 }, { 33, 17, 40 }, { 65, 41, 62 }, { 97, 63, 300 },
                                     { 321, 241, 700 }, { 97, 63, 9000 } };
     printf("drawtext_cuda kernel against dtc_draw_cpu:\n");
     for (enum AVPixelFormat f : formats)
@@ -1375,6 +1394,32 @@ static void bench_drawtext_case(const char *label, int lines, int glyphs, int gw
     }
     printf("  %-34s %5d ops, grid %3ux%2ux3: kernel %7.1f us; copy+launch back to back %7.1f us a frame\n",
            label, nb_ops, gx, gy, kernel_us, frame_us);
+
+    /* a list short enough for the launch's parameters, as the filter
+     * launches it: no copy */
+    if (ops.size() <= DTC_INLINE_ENTRIES) {
+        DTCInlineParams q;
+        void *inline_args[] = { &q };
+        memset(&q, 0, sizeof(q));
+        q.p = p;
+        q.p.ops = 0;
+        memcpy(q.ops, ops.data(), ops.size() * sizeof(DTCOp));
+        CK(cu->cuStreamSynchronize(NULL));
+        CK(cu->cuEventRecord(e0, NULL));
+        for (int i = 0; i < reps; i++)
+            CK(cu->cuLaunchKernel(f_drawtext_inline, gx, gy, 3, DTC_BLOCK_W, DTC_BLOCK_H, 1, 0,
+                                  NULL, inline_args, NULL));
+        CK(cu->cuEventRecord(e1, NULL));
+        CK(cu->cuEventSynchronize(e1));
+        const double inline_us = time_ms(e0, e1) * 1e3 / reps;
+        const double t0 = now_us();
+        for (int i = 0; i < reps; i++)
+            CK(cu->cuLaunchKernel(f_drawtext_inline, gx, gy, 3, DTC_BLOCK_W, DTC_BLOCK_H, 1, 0,
+                                  NULL, inline_args, NULL));
+        CK(cu->cuStreamSynchronize(NULL));
+        printf("  %-34s %5d ops in the parameters: kernel %7.1f us; launch back to back %7.1f us a frame\n",
+               label, nb_ops, inline_us, (now_us() - t0) / reps);
+    }
     cu->cuEventDestroy(e0);
     cu->cuEventDestroy(e1);
 }
@@ -1498,6 +1543,7 @@ int main(int argc, char **argv)
     std::string dt_ptx = inflate_ptx(ff_drawtext_cuda_ptx_data, ff_drawtext_cuda_ptx_len);
     CK(cu->cuModuleLoadData(&dt_module, dt_ptx.c_str()));
     CK(cu->cuModuleGetFunction(&f_drawtext, dt_module, "drawtext_cuda"));
+    CK(cu->cuModuleGetFunction(&f_drawtext_inline, dt_module, "drawtext_cuda_inline"));
     std::string me_ptx = inflate_ptx(ff_mestimate_cuda_ptx_data, ff_mestimate_cuda_ptx_len);
     CK(cu->cuModuleLoadData(&me_module, me_ptx.c_str()));
     CK(cu->cuModuleGetFunction(&f_mest_block, me_module, "mestimate_block"));
