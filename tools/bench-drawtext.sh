@@ -20,7 +20,8 @@
 # the time a frame is then what a pipeline sees, host and GPU work of
 # successive frames overlapping.
 # Kernel time: the drawtext_cuda kernel's mean time per launch from CUDA
-# events around each launch (tools/cudatime.cpp, preloaded).
+# events around each launch (tools/cudatime.cpp, preloaded); a short list
+# is drawn by drawtext_cuda_inline (the list in the launch's parameters).
 # Whole process: the wall time of ffmpeg running testsrc2 -> format=nv12
 # [-> hwupload_cuda] -> the filter -> null over FRAMES frames, as frames/s,
 # with the same graph without the filter beside it.
@@ -81,7 +82,7 @@ for size in 1920x1080 3840x2160; do
         if [ -r "$CUDATIME" ]; then
             set -- $(LD_PRELOAD=$CUDATIME CUDATIME_LOG=$TMP/kt "$FILTERRUN" --cuda -n $N "$src" \
                      "drawtext_cuda=$opts" | med_mean)
-            k=$(awk '$2 == "drawtext_cuda" { print $6 }' "$TMP/kt")
+            k=$(awk '$2 == "drawtext_cuda" || $2 == "drawtext_cuda_inline" { print $6 }' "$TMP/kt")
         else
             set -- $("$FILTERRUN" --cuda -n $N "$src" "drawtext_cuda=$opts" | med_mean)
             k=
