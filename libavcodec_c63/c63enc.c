@@ -27,17 +27,16 @@
  * of the c63_cuda encoder.
  */
 
-#include <stdatomic.h>
 #include <string.h>
 
 #include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
-#include "libavutil/thread.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/me_cmp.h"
+#include "libavcodec/threadprogress.h"
 
 #include "c63.h"
 #include "c63dsp.h"
@@ -71,14 +70,11 @@ typedef struct C63EncContext {
     C63CodedFrame coded;
 
     /* The frame's pass of the slice threads (encode_job()): its jobs, and
-     * how far its MCU rows are */
-    const AVFrame *pass_frame;
-    int           pass_code;        ///< rows' entropy coding jobs (0 or mb_h)
-    int           pass_sums;        ///< next reference's sums jobs (0 or mb_h)
-    atomic_int   *row_done;         ///< halves of each MCU row coded, 0..2
-    AVMutex       progress_mutex;
-    AVCond        progress_cond;
-    int           progress_init;
+     * which half rows are reconstructed (1 when done) */
+    const AVFrame  *pass_frame;
+    int             pass_code;      ///< rows' entropy coding jobs (0 or mb_h)
+    int             pass_sums;      ///< next reference's sums jobs (0 or mb_h)
+    ThreadProgress *half_done;      ///< 2 * mb_h: the left, right half of each MCU row
 } C63EncContext;
 
 static av_cold int c63_encode_init(AVCodecContext *avctx)
@@ -121,16 +117,12 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
             !s->bsum[0][p] || !s->bsum[1][p])
             return AVERROR(ENOMEM);
     }
-    s->row_done = av_calloc(g->mb_h, sizeof(*s->row_done));
-    if (!s->row_done)
+    s->half_done = av_calloc(2 * g->mb_h, sizeof(*s->half_done));
+    if (!s->half_done)
         return AVERROR(ENOMEM);
-    if ((ret = ff_mutex_init(&s->progress_mutex, NULL)))
-        return AVERROR(ret);
-    if ((ret = ff_cond_init(&s->progress_cond, NULL))) {
-        ff_mutex_destroy(&s->progress_mutex);
-        return AVERROR(ret);
-    }
-    s->progress_init = 1;
+    for (int i = 0; i < 2 * g->mb_h; i++)
+        if ((ret = ff_thread_progress_init(&s->half_done[i], 1)) < 0)
+            return ret;
     s->since_key = avctx->gop_size;
     return 0;
 }
@@ -207,25 +199,11 @@ static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int h
     }
 }
 
-/* Half of MCU row v is done: when both are, wake whoever waits for it. */
-static void row_report(C63EncContext *s, int v)
-{
-    if (atomic_fetch_add_explicit(&s->row_done[v], 1, memory_order_acq_rel) == 1) {
-        ff_mutex_lock(&s->progress_mutex);
-        ff_cond_broadcast(&s->progress_cond);
-        ff_mutex_unlock(&s->progress_mutex);
-    }
-}
-
-/* Wait until both halves of MCU row v are done. */
+/* Wait until both halves of MCU row v are reconstructed. */
 static void row_wait(C63EncContext *s, int v)
 {
-    if (atomic_load_explicit(&s->row_done[v], memory_order_acquire) == 2)
-        return;
-    ff_mutex_lock(&s->progress_mutex);
-    while (atomic_load_explicit(&s->row_done[v], memory_order_acquire) != 2)
-        ff_cond_wait(&s->progress_cond, &s->progress_mutex);
-    ff_mutex_unlock(&s->progress_mutex);
+    ff_thread_progress_await(&s->half_done[2 * v],     1);
+    ff_thread_progress_await(&s->half_done[2 * v + 1], 1);
 }
 
 /*
@@ -247,7 +225,7 @@ static int encode_job(AVCodecContext *avctx, void *arg, int job, int thread)
 
     if (job < 2 * mb_h) {
         encode_half_row(s, s->pass_frame, job >> 1, job & 1);
-        row_report(s, job >> 1);
+        ff_thread_progress_report(&s->half_done[job], 1);
         return 0;
     }
     job -= 2 * mb_h;
@@ -297,8 +275,8 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
      * a keyframe */
     s->pass_sums  = s->since_key < avctx->gop_size ? g->mb_h : 0;
     s->pass_frame = frame;
-    for (int v = 0; v < g->mb_h; v++)
-        atomic_store_explicit(&s->row_done[v], 0, memory_order_relaxed);
+    for (int i = 0; i < 2 * g->mb_h; i++)
+        ff_thread_progress_reset(&s->half_done[i]);
     avctx->execute2(avctx, encode_job, NULL, NULL, 2 * g->mb_h + s->pass_code + s->pass_sums);
     s->pass_frame = NULL;
     s->bsum_ready[s->cur] = s->pass_sums > 0;
@@ -314,8 +292,7 @@ static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
 
 fail:
     /* no packet: the next frame is coded against the last one that made
-     * one, as a decoder will have it */
-    s->bsum_ready[s->cur] = 0;
+     * one, as a decoder will have it (whose sums bsum_ready still tells) */
     s->since_key = since_key;
     s->cur ^= 1;
     return ret;
@@ -332,12 +309,10 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
         av_freep(&s->bsum[0][p]);
         av_freep(&s->bsum[1][p]);
     }
-    av_freep(&s->row_done);
-    if (s->progress_init) {
-        ff_mutex_destroy(&s->progress_mutex);
-        ff_cond_destroy(&s->progress_cond);
-        s->progress_init = 0;
-    }
+    if (s->half_done)
+        for (int i = 0; i < 2 * s->geo.mb_h; i++)
+            ff_thread_progress_destroy(&s->half_done[i]);
+    av_freep(&s->half_done);
     av_freep(&s->coded.coef[0]);
     av_freep(&s->coded.mv[0]);
     ff_c63_writer_free(&s->writer);
