@@ -252,6 +252,24 @@ DTC_FUNC void dtc_finish_ops(DTCOp *ops, int nb_ops, DTCParams *p)
 
 #if !(defined(__CUDACC__) || defined(__CUDA__))
 #include <stdint.h>
+#include <string.h>
+
+/**
+ * Fill the parameters of drawtext_cuda_inline for p and its list of
+ * entries (operations and chunk boxes, dtc_finish_ops()). Returns 0,
+ * leaving q alone, when the list is longer than DTC_INLINE_ENTRIES: then
+ * drawtext_cuda reads it from device memory.
+ */
+static inline int dtc_inline_params(DTCInlineParams *q, const DTCParams *p,
+                                    const DTCOp *ops, int entries)
+{
+    if (entries > DTC_INLINE_ENTRIES)
+        return 0;
+    q->p     = *p;
+    q->p.ops = 0;
+    memcpy(q->ops, ops, entries * sizeof(*ops));
+    return 1;
+}
 
 /**
  * The kernel's C twin: every sample of every channel (data are host

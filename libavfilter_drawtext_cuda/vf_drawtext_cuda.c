@@ -339,15 +339,12 @@ static int run_kernel(AVFilterContext *ctx, AVFrame *frame)
     gw = (p.x1 - 1 - p.x0) / DTC_BLOCK_W + 1;
     gh = (p.y1 - 1 - p.y0) / DTC_BLOCK_H + 1;
 
-    if (entries <= DTC_INLINE_ENTRIES) {
-        /* the driver copies the parameters at the launch: the pinned list
-         * is free again at once */
-        q->p = p;
-        memcpy(q->ops, c->ops, entries * sizeof(*c->ops));
+    /* the driver copies the parameters at the launch: the pinned list is
+     * free again at once */
+    if (dtc_inline_params(q, &p, c->ops, entries))
         return CHECK_CU(cu->cuLaunchKernel(c->cu_func_inline, gw, gh, p.nb_channels,
                                            DTC_BLOCK_W, DTC_BLOCK_H, 1,
                                            0, stream, inline_args, NULL));
-    }
 
     ret = CHECK_CU(cu->cuMemcpyHtoDAsync(c->d_ops, c->ops, entries * sizeof(DTCOp), stream));
     if (ret < 0)

@@ -1240,16 +1240,10 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
     p.atlas  = d_atlas.p;
 
     for (int in_params = 0; in_params < 2; in_params++) {
-        DTCInlineParams q;
+        DTCInlineParams q = DTCInlineParams();
         void *args[] = { &p }, *inline_args[] = { &q };
-        if (in_params) {
-            if (ops.size() > DTC_INLINE_ENTRIES)
-                break;
-            memset(&q, 0, sizeof(q));
-            q.p = p;
-            q.p.ops = 0;
-            memcpy(q.ops, ops.data(), ops.size() * sizeof(DTCOp));
-        }
+        if (in_params && !dtc_inline_params(&q, &p, ops.data(), (int)ops.size()))
+            break;
         for (int pl = 0; pl < 4; pl++)
             if (d_pic[pl])
                 d_pic[pl]->up(pic[pl].data(), pic[pl].size());
@@ -1397,13 +1391,9 @@ static void bench_drawtext_case(const char *label, int lines, int glyphs, int gw
 
     /* a list short enough for the launch's parameters, as the filter
      * launches it: no copy */
-    if (ops.size() <= DTC_INLINE_ENTRIES) {
-        DTCInlineParams q;
+    DTCInlineParams q = DTCInlineParams();
+    if (dtc_inline_params(&q, &p, ops.data(), (int)ops.size())) {
         void *inline_args[] = { &q };
-        memset(&q, 0, sizeof(q));
-        q.p = p;
-        q.p.ops = 0;
-        memcpy(q.ops, ops.data(), ops.size() * sizeof(DTCOp));
         CK(cu->cuStreamSynchronize(NULL));
         CK(cu->cuEventRecord(e0, NULL));
         for (int i = 0; i < reps; i++)
