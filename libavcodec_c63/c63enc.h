@@ -48,20 +48,28 @@ typedef struct C63CodedFrame {
 
 /**
  * Entropy writer state, kept between frames. Each MCU row is coded into its
- * own bit buffer (in parallel through avctx->execute2), then the rows are
- * joined at bit granularity and byte-stuffed into the packet (also in
- * parallel, unless the frame's coded data is small).
+ * own bit buffer (in parallel through avctx->execute2); as soon as a row and
+ * all rows above it are coded, the thread that coded the last of them joins
+ * them in order at bit granularity and byte-stuffs their whole bytes, so
+ * that the packet needs only a copy at the end.
  */
 typedef struct C63Writer {
     uint8_t  *rows;         ///< one bit buffer per MCU row, row_stride bytes apart
     unsigned  rows_size;
     size_t    row_stride;
     int       row_max;      ///< bytes a row may code into
-    uint8_t  *bits;         ///< the rows' bits, joined
+    uint8_t  *bits;         ///< the joined rows' bits
     unsigned  bits_size;
-    uint64_t *row_off;      ///< bit offset of each row in the frame (nb_rows + 1)
-    size_t   *row_ff;       ///< 0xFF bytes owned by each row, then their prefix sums
+    uint8_t  *out;          ///< the joined rows' whole bytes, stuffed
+    unsigned  out_size;
+    uint64_t *row_bits;     ///< bits coded by each row
+    uint8_t  *row_coded;    ///< set when a row is coded and not yet joined
     int       nb_rows;
+    int       joined;       ///< rows joined, from the top
+    uint64_t  nbits;        ///< bits joined
+    size_t    nstuffed;     ///< bytes of bits stuffed into out
+    size_t    out_len;      ///< bytes of out
+    struct C63WriterLock *lock;
 } C63Writer;
 
 /**
@@ -94,7 +102,8 @@ int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
  * in a pass of its own: ff_c63_write_begin() (the buffers for g), then
  * ff_c63_write_row() for every MCU row v, in any order and on any thread
  * (row v reads the coefficients of rows v - 1 and v, and the vectors of
- * row v), then ff_c63_write_end() (the rows joined and stuffed into pkt).
+ * row v; the rows are joined and stuffed as they come), then
+ * ff_c63_write_end() (the packet).
  */
 int ff_c63_write_begin(C63Writer *w, const C63Geometry *g);
 void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v);

@@ -25,6 +25,7 @@
 #include "libavutil/intmath.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
+#include "libavutil/thread.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/put_bits.h"
@@ -32,10 +33,6 @@
 #include "c63.h"
 #include "c63enc.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
-
-/* Below this many bytes of coded data, the calling thread joins and stuffs
- * the rows (ff_c63_write_frame()). */
-#define C63_SERIAL_BYTES (256 << 10)
 
 /* Worst case of one block in bits: use_mv, reuse, two vectors, DC and 63
  * AC codes of at most 16 + 10 bits. */
@@ -113,13 +110,9 @@ static av_always_inline void put_block(PutBitContext *pb, const int16_t *coef,
         put_bits(pb, ac_len[0x00], ac_code[0x00]);
 }
 
-typedef struct WriteJob {
-    C63Writer           *w;
-    const C63Geometry   *g;
-    const C63CodedFrame *f;
-    uint64_t             nfull;         ///< whole bytes of the frame's data
-    uint8_t             *dst;           ///< packet data after the header
-} WriteJob;
+struct C63WriterLock {
+    AVMutex mutex;              ///< held while rows are joined
+};
 
 int ff_c63_write_begin(C63Writer *w, const C63Geometry *g)
 {
@@ -130,22 +123,77 @@ int ff_c63_write_begin(C63Writer *w, const C63Geometry *g)
     if (row_stride * nb_rows > INT_MAX / 2)
         return AVERROR(EINVAL);
     av_fast_padded_malloc(&w->rows, &w->rows_size, row_stride * nb_rows);
-    av_fast_padded_malloc(&w->bits, &w->bits_size, row_max * nb_rows);
-    if (!w->rows || !w->bits)
+    av_fast_padded_malloc(&w->bits, &w->bits_size, row_max * nb_rows + 1);
+    /* every byte 0xFF at worst, each followed by a 0x00 */
+    av_fast_padded_malloc(&w->out, &w->out_size, 2 * row_max * nb_rows);
+    if (!w->rows || !w->bits || !w->out)
         return AVERROR(ENOMEM);
+    if (!w->lock) {
+        if (!(w->lock = av_mallocz(sizeof(*w->lock))))
+            return AVERROR(ENOMEM);
+        if (ff_mutex_init(&w->lock->mutex, NULL)) {
+            av_freep(&w->lock);
+            return AVERROR(ENOMEM);
+        }
+    }
     if (w->nb_rows != nb_rows) {
-        av_freep(&w->row_off);
-        av_freep(&w->row_ff);
+        av_freep(&w->row_bits);
+        av_freep(&w->row_coded);
         w->nb_rows = 0;
-        w->row_off = av_malloc_array(nb_rows + 1, sizeof(*w->row_off));
-        w->row_ff  = av_malloc_array(nb_rows, sizeof(*w->row_ff));
-        if (!w->row_off || !w->row_ff)
+        w->row_bits  = av_malloc_array(nb_rows, sizeof(*w->row_bits));
+        w->row_coded = av_malloc(nb_rows);
+        if (!w->row_bits || !w->row_coded)
             return AVERROR(ENOMEM);
         w->nb_rows = nb_rows;
     }
+    memset(w->row_coded, 0, nb_rows);
     w->row_max    = row_max;
     w->row_stride = row_stride;
+    w->joined     = 0;
+    w->nbits      = 0;
+    w->nstuffed   = 0;
+    w->out_len    = 0;
     return 0;
+}
+
+/* Append row v, the next in order, to the joined bits, then stuff the bytes
+ * that are now whole into out. The byte holding the end of the joined bits
+ * has zeros after them, as has the last byte of a row's buffer. */
+static void join_row(C63Writer *w, int v)
+{
+    const uint8_t *src = w->rows + v * w->row_stride;
+    const uint64_t off = w->nbits, end = off + w->row_bits[v];
+    const size_t m = (w->row_bits[v] + 7) >> 3;
+    const int sh = off & 7;             /* bits of the rows above in dst[0] */
+    uint8_t *dst = w->bits + (off >> 3);
+    const uint8_t *p = w->bits + w->nstuffed, *e = w->bits + (end >> 3);
+    uint8_t *o = w->out + w->out_len;
+
+    if (!sh) {
+        memcpy(dst, src, m);
+    } else if (m) {
+        size_t j = 1;
+        dst[0] |= src[0] >> sh;
+        for (; j + 8 <= m; j += 8)
+            AV_WB64(dst + j, AV_RB64(src + j - 1) << (8 - sh) | src[j + 7] >> sh);
+        for (; j < m; j++)
+            dst[j] = src[j - 1] << (8 - sh) | src[j] >> sh;
+        dst[m] = src[m - 1] << (8 - sh);
+    }
+    w->nbits = end;
+
+    /* a 0x00 after each 0xFF */
+    while (p < e) {
+        const uint8_t *ff = memchr(p, 0xFF, e - p);
+        size_t n = (ff ? ff + 1 : e) - p;
+        memcpy(o, p, n);
+        o += n;
+        p += n;
+        if (ff)
+            *o++ = 0x00;
+    }
+    w->nstuffed = end >> 3;
+    w->out_len  = o - w->out;
 }
 
 void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v)
@@ -189,136 +237,29 @@ void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f
             put_block(&pb, f->coef[p] + 64 * b, p > 0, &dc[p]);
         }
     }
-    w->row_off[v + 1] = put_bits_count(&pb);
+    w->row_bits[v] = put_bits_count(&pb);
     flush_put_bits(&pb);
-}
 
-/* Thread job of ff_c63_write_frame(): code MCU row v. */
-static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
-{
-    const WriteJob *j = arg;
-
-    ff_c63_write_row(j->w, j->g, j->f, v);
-    return 0;
-}
-
-/* Bit pos of the frame (0 past its end), looked up from row v onwards. */
-static int frame_bit(const WriteJob *j, int v, uint64_t pos)
-{
-    const C63Writer *w = j->w;
-
-    while (v < w->nb_rows && pos >= w->row_off[v + 1])
-        v++;
-    if (v >= w->nb_rows)
-        return 0;
-    pos -= w->row_off[v];
-    return w->rows[v * w->row_stride + (pos >> 3)] >> (7 - (pos & 7)) & 1;
-}
-
-/* Thread job: copy row v into the joined buffer. Byte k of the frame
- * belongs to the row holding its first bit; the last byte of a row may
- * take its low bits from the rows after it. Counts the 0xFF bytes. */
-static int join_row(AVCodecContext *avctx, void *arg, int v, int thread)
-{
-    const WriteJob *j = arg;
-    C63Writer *w = j->w;
-    const uint64_t off = w->row_off[v], end = w->row_off[v + 1];
-    const uint64_t k0 = (off + 7) >> 3, k1 = (end + 7) >> 3;
-    const uint8_t *src = w->rows + v * w->row_stride;
-    uint8_t *dst = w->bits + k0;
-    const int sh = 8 * k0 - off;      /* bits of this row in byte k0 - 1 */
-    size_t n, nff = 0;
-
-    if (k0 >= k1) {
-        w->row_ff[v] = 0;
-        return 0;
+    /* Join this row and those below it that are coded, if the rows above
+     * are joined; otherwise the thread that codes the last of those will. */
+    ff_mutex_lock(&w->lock->mutex);
+    w->row_coded[v] = 1;
+    while (w->joined < w->nb_rows && w->row_coded[w->joined]) {
+        w->row_coded[w->joined] = 0;
+        join_row(w, w->joined++);
     }
-    /* bytes made of this row's bits only */
-    n = (end - off - sh) >> 3;
-    if (!sh) {
-        memcpy(dst, src, n);
-    } else {
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8)
-            AV_WB64(dst + i, AV_RB64(src + i) << sh | src[i + 8] >> (8 - sh));
-        for (; i < n; i++)
-            dst[i] = src[i] << sh | src[i + 1] >> (8 - sh);
-    }
-    /* at most one more byte, across the end of the row */
-    if (k0 + n < k1) {
-        uint64_t pos = 8 * (k0 + n);
-        int b = 0;
-        for (int k = 0; k < 8; k++)
-            b = b << 1 | frame_bit(j, v, pos + k);
-        dst[n++] = b;
-    }
-    for (const uint8_t *p = dst, *e = dst + n; (p = memchr(p, 0xFF, e - p)); p++)
-        nff++;
-    w->row_ff[v] = nff;
-    return 0;
-}
-
-/* Thread job: copy the whole bytes of row v into the packet, a 0x00 after
- * each 0xFF. row_ff[v] holds the 0xFF bytes of the rows above. */
-static int stuff_row(AVCodecContext *avctx, void *arg, int v, int thread)
-{
-    const WriteJob *j = arg;
-    const C63Writer *w = j->w;
-    const uint64_t k0 = (w->row_off[v] + 7) >> 3;
-    const uint64_t k1 = FFMIN((w->row_off[v + 1] + 7) >> 3, j->nfull);
-    uint8_t *dst = j->dst + k0 + w->row_ff[v];
-
-    for (const uint8_t *p = w->bits + k0, *end = w->bits + k1; p < end;) {
-        const uint8_t *ff = memchr(p, 0xFF, end - p);
-        size_t n = (ff ? ff + 1 : end) - p;
-        memcpy(dst, p, n);
-        dst += n;
-        p   += n;
-        if (ff)
-            *dst++ = 0x00;
-    }
-    return 0;
-}
-
-/* The jobs of fn for every row: on the slice threads, or on the calling
- * thread if serial is set. */
-static void run_rows(AVCodecContext *avctx, int (*fn)(AVCodecContext *, void *, int, int),
-                     WriteJob *j, int nb_rows, int serial)
-{
-    if (serial) {
-        for (int v = 0; v < nb_rows; v++)
-            fn(avctx, j, v, 0);
-    } else {
-        avctx->execute2(avctx, fn, j, NULL, nb_rows);
-    }
+    ff_mutex_unlock(&w->lock->mutex);
 }
 
 int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
                      const C63Geometry *g, const uint8_t q[3][64],
                      const C63CodedFrame *f)
 {
-    const int nb_rows = g->mb_h;
-    WriteJob j = { .w = w, .g = g, .f = f };
-    uint64_t nbits;
-    size_t nbytes, nff = 0, size;
-    int tail_nonzero = 0, small, ret;
+    const uint64_t nbits = w->nbits;
+    int tail_nonzero = 0, ret;
     uint8_t *dst;
 
-    w->row_off[0] = 0;
-    for (int v = 0; v < nb_rows; v++)
-        w->row_off[v + 1] += w->row_off[v];
-    nbits = w->row_off[nb_rows];
-
-    /* Joining and stuffing copy the frame's bytes once each: for a small
-     * frame, a pass of the slice threads costs more in waking the threads
-     * and waiting for them than it saves, so the calling thread does it. */
-    small = nbits / 8 < C63_SERIAL_BYTES;
-    run_rows(avctx, join_row, &j, nb_rows, small);
-    for (int v = 0; v < nb_rows; v++) {
-        size_t n = w->row_ff[v];
-        w->row_ff[v] = nff;
-        nff += n;
-    }
+    av_assert0(w->nb_rows == g->mb_h && w->joined == w->nb_rows);
 
     /* Quirk Q2: the reference ends the data with one more byte (the pending
      * bits, left-aligned, or 0x00 when none are pending) if and only if any
@@ -326,31 +267,38 @@ int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
      * zeros, so that byte is never 0xFF. */
     for (uint64_t i = nbits > 32 ? nbits - 32 : 0; i < nbits && !tail_nonzero; i++)
         tail_nonzero = w->bits[i >> 3] >> (7 - (i & 7)) & 1;
-    j.nfull = nbits / 8;
-    nbytes  = j.nfull;
-    if (tail_nonzero) {
-        if (!(nbits & 7))
-            w->bits[nbytes] = 0;
-        nbytes++;
-    }
 
-    size = C63_HEADER_SIZE + nbytes + nff + 2;
-    if ((ret = ff_get_encode_buffer(avctx, pkt, size, 0)) < 0)
+    ret = ff_get_encode_buffer(avctx, pkt, C63_HEADER_SIZE + w->out_len + tail_nonzero + 2, 0);
+    if (ret < 0)
         return ret;
-
     dst = pkt->data;
     ff_c63_write_header(dst, g->width, g->height, f->keyframe, q);
-    j.dst = dst + C63_HEADER_SIZE;
-    run_rows(avctx, stuff_row, &j, nb_rows, small);
-    dst = j.dst + j.nfull + nff;
+    dst += C63_HEADER_SIZE;
+    memcpy(dst, w->out, w->out_len);
+    dst += w->out_len;
     if (tail_nonzero)
-        *dst++ = w->bits[j.nfull];
+        *dst++ = nbits & 7 ? w->bits[nbits >> 3] : 0x00;
     *dst++ = 0xFF;
     *dst++ = C63_EOI;
-    av_assert1(dst == pkt->data + size);
+    av_assert1(dst == pkt->data + pkt->size);
 
     if (f->keyframe)
         pkt->flags |= AV_PKT_FLAG_KEY;
+    return 0;
+}
+
+typedef struct WriteJob {
+    C63Writer           *w;
+    const C63Geometry   *g;
+    const C63CodedFrame *f;
+} WriteJob;
+
+/* Thread job of ff_c63_write_frame(): code MCU row v. */
+static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
+{
+    const WriteJob *j = arg;
+
+    ff_c63_write_row(j->w, j->g, j->f, v);
     return 0;
 }
 
@@ -371,9 +319,14 @@ void ff_c63_writer_free(C63Writer *w)
 {
     av_freep(&w->rows);
     av_freep(&w->bits);
-    av_freep(&w->row_off);
-    av_freep(&w->row_ff);
-    w->rows_size = w->bits_size = 0;
+    av_freep(&w->out);
+    av_freep(&w->row_bits);
+    av_freep(&w->row_coded);
+    if (w->lock) {
+        ff_mutex_destroy(&w->lock->mutex);
+        av_freep(&w->lock);
+    }
+    w->rows_size = w->bits_size = w->out_size = 0;
     w->nb_rows   = 0;
 }
 
