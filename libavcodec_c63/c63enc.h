@@ -66,8 +66,7 @@ typedef struct C63Writer {
     uint8_t  *row_coded;    ///< set when a row is coded and not yet joined
     int       nb_rows;
     int       joined;       ///< rows joined, from the top
-    uint64_t  nbits;        ///< bits joined
-    size_t    nstuffed;     ///< bytes of bits stuffed into out
+    uint64_t  nbits;        ///< bits joined; their whole bytes are stuffed into out
     size_t    out_len;      ///< bytes of out
     struct C63WriterLock *lock;
 } C63Writer;

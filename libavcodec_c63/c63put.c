@@ -151,14 +151,14 @@ int ff_c63_write_begin(C63Writer *w, const C63Geometry *g)
     w->row_stride = row_stride;
     w->joined     = 0;
     w->nbits      = 0;
-    w->nstuffed   = 0;
     w->out_len    = 0;
     return 0;
 }
 
 /* Append row v, the next in order, to the joined bits, then stuff the bytes
- * that are now whole into out. The byte holding the end of the joined bits
- * has zeros after them, as has the last byte of a row's buffer. */
+ * that are now whole into out (those from the one the row began in). The
+ * byte holding the end of the joined bits has zeros after them, as has the
+ * last byte of a row's buffer. */
 static void join_row(C63Writer *w, int v)
 {
     const uint8_t *src = w->rows + v * w->row_stride;
@@ -166,7 +166,7 @@ static void join_row(C63Writer *w, int v)
     const size_t m = (w->row_bits[v] + 7) >> 3;
     const int sh = off & 7;             /* bits of the rows above in dst[0] */
     uint8_t *dst = w->bits + (off >> 3);
-    const uint8_t *p = w->bits + w->nstuffed, *e = w->bits + (end >> 3);
+    const uint8_t *p = dst, *e = w->bits + (end >> 3);  /* bytes now whole */
     uint8_t *o = w->out + w->out_len;
 
     if (!sh) {
@@ -192,8 +192,7 @@ static void join_row(C63Writer *w, int v)
         if (ff)
             *o++ = 0x00;
     }
-    w->nstuffed = end >> 3;
-    w->out_len  = o - w->out;
+    w->out_len = o - w->out;
 }
 
 void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v)
