@@ -24,6 +24,9 @@
 # Kernel time: the drawtext_cuda kernel's mean time per launch from CUDA
 # events around each launch (tools/cudatime.cpp, preloaded); a short list
 # is drawn by drawtext_cuda_inline (the list in the launch's parameters).
+# Camera footage: the timestamp back to back on the first 25 pictures of
+# the camera clip (BUILD/clips/vtest.avi or CAMERA_CLIP; tools/camera-clip.sh
+# fetches it) upscaled to 1080p, as on testsrc2.
 # Whole process: the wall time of ffmpeg running testsrc2 -> format=nv12
 # [-> hwupload_cuda] -> the filter -> null over FRAMES frames, as frames/s,
 # with the same graph without the filter beside it.
@@ -76,6 +79,29 @@ med_mean() { sed -n 's/.*mean \([0-9.]*\) us, median \([0-9.]*\) us.*/\2 \1/p'; 
 # the time a frame of a filterrun --batch line
 per_frame() { sed -n 's/.*back to back, \([0-9.]*\) us a frame.*/\1/p'; }
 
+# "LABEL" "OPTS" SOURCE [FILTERRUN OPTIONS]: back to back in ROUNDS rounds,
+# each drawtext then drawtext_cuda: the median of the rounds' ratios, which
+# a drift of the host's speed between rounds does not bias, and each
+# filter's best round
+back_to_back() {
+    label=$1 o=$2 in=$3; shift 3
+    : > "$TMP/rounds"
+    r=0
+    while [ $r -lt "$ROUNDS" ]; do
+        cb=$("$FILTERRUN" "$@" --batch -n $N "$in" "drawtext=$o" | per_frame)
+        gb=$("$FILTERRUN" "$@" --batch --cuda -n $N "$in" "drawtext_cuda=$o" | per_frame)
+        echo "$cb $gb" >> "$TMP/rounds"
+        r=$((r + 1))
+    done
+    x=$(awk '{ printf "%.4f\n", $1 / $2 }' "$TMP/rounds" | sort -n |
+        awk '{ r[NR] = $1 } END { printf "%.1f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')
+    set -- $(awk '{ if (NR == 1 || $1 < c) c = $1; if (NR == 1 || $2 < g) g = $2;
+                    l = l sprintf("%s%.1fx", NR > 1 ? " " : "", $1 / $2) }
+                  END { printf "%s %s %s", c, g, l }' "$TMP/rounds")
+    cb=$1 gb=$2; shift 2
+    echo "bench: drawtext $label, back to back: drawtext $cb us a frame, drawtext_cuda $gb us a frame (best of $ROUNDS rounds); median of the rounds' ratios ${x}x (rounds: $*)"
+}
+
 for size in 1920x1080 3840x2160; do
     src="testsrc2=s=$size:r=25,format=nv12"
     for case in ts block; do
@@ -95,24 +121,7 @@ for size in 1920x1080 3840x2160; do
         line="bench: drawtext $size $case (nv12), per frame: drawtext median $cm us (mean $ca), drawtext_cuda median $gm us (mean $ga), ${x}x"
         [ -n "$k" ] && line="$line; kernel $k us/launch (CUDA events)"
         echo "$line"
-        # ROUNDS rounds, each drawtext then drawtext_cuda: the median of the
-        # rounds' ratios, which a drift of the host's speed between rounds
-        # does not bias, and each filter's best round
-        : > "$TMP/rounds"
-        r=0
-        while [ $r -lt "$ROUNDS" ]; do
-            cb=$("$FILTERRUN" --batch -n $N "$src" "drawtext=$opts" | per_frame)
-            gb=$("$FILTERRUN" --batch --cuda -n $N "$src" "drawtext_cuda=$opts" | per_frame)
-            echo "$cb $gb" >> "$TMP/rounds"
-            r=$((r + 1))
-        done
-        x=$(awk '{ printf "%.4f\n", $1 / $2 }' "$TMP/rounds" | sort -n |
-            awk '{ r[NR] = $1 } END { printf "%.1f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')
-        set -- $(awk '{ if (NR == 1 || $1 < c) c = $1; if (NR == 1 || $2 < g) g = $2;
-                        l = l sprintf("%s%.1fx", NR > 1 ? " " : "", $1 / $2) }
-                      END { printf "%s %s %s", c, g, l }' "$TMP/rounds")
-        cb=$1 gb=$2; shift 2
-        echo "bench: drawtext $size $case (nv12), back to back: drawtext $cb us a frame, drawtext_cuda $gb us a frame (best of $ROUNDS rounds); median of the rounds' ratios ${x}x (rounds: $*)"
+        back_to_back "$size $case (nv12)" "$opts" "$src"
         c0=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12")
         c1=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12,drawtext=$opts")
         g0=$(rtime -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "testsrc2=s=$size:r=25" \
@@ -122,3 +131,13 @@ for size in 1920x1080 3840x2160; do
         echo "bench: drawtext $size $case (nv12), whole process, $N frames: CPU graph $(fps $c0) fps, with drawtext $(fps $c1) fps; GPU graph $(fps $g0) fps, with drawtext_cuda $(fps $g1) fps"
     done
 done
+
+# Camera footage: the timestamp on the camera clip's first 25 pictures,
+# upscaled to 1080p, back to back.
+clip=${CAMERA_CLIP:-$BUILD/clips/vtest.avi}
+if [ -r "$clip" ]; then
+    back_to_back "1920x1080 ts (nv12), camera footage (vtest.avi)" "$opts_ts" \
+        "scale=1920:1080:flags=bicubic,format=nv12" --input "$clip"
+else
+    echo "bench: drawtext camera footage: skipped (no $clip; tools/camera-clip.sh fetches it)"
+fi
