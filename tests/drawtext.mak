@@ -42,9 +42,12 @@ DRAWTEXT_CASE_missing  = $(DRAWTEXT_FONT_OPT):text=ツ→☃ x:fontsize=20:fontc
 DRAWTEXT_CASE_ybase    = $(DRAWTEXT_FONT_OPT):text=Baseline gy:fontsize=20:y_align=baseline:fontcolor=white:x=3:y=20
 DRAWTEXT_CASE_long     = $(DRAWTEXT_FONT_OPT):text=Very long text 01 with words digits 0123456789 and symbols +-*/=. Very long text 02 with words digits 0123456789 and symbols +-*/=. Very long text 03 with words digits 0123456789 and symbols +-*/=. Very long text 04 with words digits 0123456789 and symbols +-*/=. Very long text 05 with words digits 0123456789 and symbols +-*/=. Very long text 06 with words digits 0123456789 and symbols +-*/=. Very long text 07 with words digits 0123456789 and symbols +-*/=. Very long text 08 with words digits 0123456789 and symbols +-*/=.:fontsize=11:fontcolor=white:box=1:boxcolor=black@0.3:borderw=1:x=2:y=40
 # Lines that change from frame to frame at different places, among kerning
-# pairs and ligatures: the shared layout shapes only the changed end of a
-# line again, and must give what shaping the whole line gives.
+# pairs and ligatures (kern), and with hexadecimal letters among combining
+# marks and right-to-left text, or that decide a line's script (reshape):
+# the shared layout shapes only the changed parts of a line again, and must
+# give what shaping the whole line gives (the references were made so).
 DRAWTEXT_CASE_kern     = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-kern.txt:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
+DRAWTEXT_CASE_reshape  = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-reshape.txt:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
 DRAWTEXT_CASE_tc       = $(DRAWTEXT_FONT_OPT):timecode=01\\\:02\\\:03\\\:04:timecode_rate=25:fontsize=16:fontcolor=white:box=1:x=2:y=2:start_number=5
 
 DRAWTEXT_CASES = line lines right box border shadow alpha colors movein moveout \
@@ -63,7 +66,7 @@ endef
 # an odd size; the moving cases at every size too
 $(foreach f,$(DRAWTEXT_FORMATS),$(foreach s,$(or $(DRAWTEXT_SIZES_$(f)),$(DRAWTEXT_SIZES)),$(eval $(call DRAWTEXT_TEST,line,$(f),$(s),0.3))))
 $(foreach c,$(filter-out line,$(DRAWTEXT_CASES)),$(foreach f,$(DRAWTEXT_FORMATS),$(eval $(call DRAWTEXT_TEST,$(c),$(f),$(call DRAWTEXT_CASE_SIZE,$(f)),1))))
-$(foreach f,$(DRAWTEXT_FORMATS),$(eval $(call DRAWTEXT_TEST,kern,$(f),$(call DRAWTEXT_CASE_SIZE,$(f)),3)))
+$(foreach c,kern reshape,$(foreach f,$(DRAWTEXT_FORMATS),$(eval $(call DRAWTEXT_TEST,$(c),$(f),$(call DRAWTEXT_CASE_SIZE,$(f)),3))))
 $(foreach c,movein moveout,$(foreach f,yuv420p nv12 uyvy422 rgb24,$(foreach s,$(firstword $(or $(DRAWTEXT_SIZES_$(f)),$(DRAWTEXT_SIZES))) 1280x720,$(eval $(call DRAWTEXT_TEST,$(c),$(f),$(s),1)))))
 
 # Pipelines: a capture format through the text filter and the difference
