@@ -47,7 +47,7 @@ DRAWTEXT_CASE_long     = $(DRAWTEXT_FONT_OPT):text=Very long text 01 with words 
 # the shared layout shapes only the changed parts of a line again, and must
 # give what shaping the whole line gives (the references were made so).
 DRAWTEXT_CASE_kern     = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-kern.txt:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
-DRAWTEXT_CASE_reshape  = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-reshape.txt:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
+DRAWTEXT_CASE_reshape  = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-reshape.txt:fontsize=10:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
 DRAWTEXT_CASE_tc       = $(DRAWTEXT_FONT_OPT):timecode=01\\\:02\\\:03\\\:04:timecode_rate=25:fontsize=16:fontcolor=white:box=1:x=2:y=2:start_number=5
 
 DRAWTEXT_CASES = line lines right box border shadow alpha colors movein moveout \
