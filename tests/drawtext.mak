@@ -93,6 +93,17 @@ tests/filterrun$(EXESUF): $(C63_TESTS)/filterrun.cpp libavfilter/libavfilter.a l
 	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 
+# Random texts changing from frame to frame (tools/make-drawtext-texts.py
+# wrote tests/samples/drawtext-texts.txt): the frames, drawn from the
+# last layout with only the changed parts shaped again, must equal those
+# laid out anew on every frame (drawtext.sh texts).
+DRAWTEXT_TEXTS_OPTS = $(DRAWTEXT_FONT_OPT):textfile=@TEXTFILE@:reload=1:fontsize=20:fontcolor=white:borderw=1:x=2:y=2
+fate-drawtext-texts-yuv420p:      CMD = $(DRAWTEXT_SH) texts cpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x64:r=25" yuv420p "$(DRAWTEXT_TEXTS_OPTS)" @SAMPLES@/drawtext-texts.txt
+fate-drawtext-cuda-texts-yuv420p: CMD = $(DRAWTEXT_SH) texts gpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x64:r=25" yuv420p "$(DRAWTEXT_TEXTS_OPTS)" @SAMPLES@/drawtext-texts.txt
+fate-drawtext-cuda-texts-yuv420p: REF = $(C63_TESTS)/ref/drawtext-texts-yuv420p
+FATE_DRAWTEXT_CPU += fate-drawtext-texts-yuv420p
+FATE_DRAWTEXT_GPU += fate-drawtext-cuda-texts-yuv420p
+
 # textfile with reload: the file changes between frames (filterrun writes
 # it before frames 0, 3 and 6, and feeds the frames one by one, so that
 # the reload happens at a known frame); and the runner itself, timed.

@@ -29,6 +29,14 @@
 #       NEW (name=value:...); frames 3 to 7 must be those of OPTS:NEW from
 #       the start; prints the frame checksums (gpu: drawtext_cuda's must
 #       be equal).
+#   drawtext.sh texts cpu|gpu FILTERRUN SRC FORMAT OPTS TEXTS
+#       textfile=@TEXTFILE@ with reload=1 in OPTS: tests/filterrun writes
+#       line N of the file TEXTS (\n: a line break) before frame N, so
+#       that drawtext shapes only the changed parts of the text again; the
+#       frames must equal those of the same run with a command (fontcolor,
+#       to OPTS' value) before every frame, after which drawtext lays the
+#       text out anew; prints the frame checksums (gpu: drawtext_cuda's
+#       must be equal).
 #   drawtext.sh time cpu|gpu FILTERRUN SRC OPTS
 #       the timed runner of the benchmark measures 5 frames.
 #   drawtext.sh sizechange FILTERRUN SRC1 SRC2 OPTS
@@ -184,6 +192,38 @@ second line
         fi
     fi
     cat "$tmp/cmd"
+    ;;
+texts)
+    side=$ffmpeg run=$1 src=$2 fmt=$3 opts=$(subst "$4" | sed "s|@TEXTFILE@|$tmp/text.txt|g")
+    texts=$(subst "$5")
+    color=$(printf '%s' "$opts" | sed -n 's/.*fontcolor=\([^:]*\).*/\1/p')
+    set --
+    n=0
+    while IFS= read -r line; do
+        set -- "$@" --write $n "$tmp/text.txt" "$(printf '%b' "$line")"
+        n=$((n + 1))
+    done < "$texts"
+    "$run" --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext=$opts" > "$tmp/parts" || exit 1
+    if [ "$side" = gpu ]; then
+        "$run" --cuda --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
+        if ! cmp -s "$tmp/parts" "$tmp/gpu"; then
+            echo "drawtext_cuda and drawtext differ:"
+            diff "$tmp/parts" "$tmp/gpu"
+            exit 1
+        fi
+    fi
+    i=1
+    while [ $i -lt $n ]; do
+        set -- "$@" --command $i drawtext fontcolor "$color"
+        i=$((i + 1))
+    done
+    "$run" --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext=$opts" > "$tmp/whole" || exit 1
+    if [ $(wc -l < "$tmp/parts") -ne $n ] || ! cmp -s "$tmp/parts" "$tmp/whole"; then
+        echo "drawtext: the frames laid out from the last layout differ from those laid out anew:"
+        diff "$tmp/whole" "$tmp/parts"
+        exit 1
+    fi
+    cat "$tmp/parts"
     ;;
 time)
     # the timed runner works: 5 frames measured
