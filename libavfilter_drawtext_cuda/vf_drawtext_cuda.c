@@ -95,6 +95,7 @@ typedef struct DrawTextCudaContext {
     CUdeviceptr d_ops;
 
     struct AVTreeNode *atlas_index; ///< AtlasEntry by buffer address
+    AtlasEntry atlas_recent[256];   ///< the last found, by hash of the address
     uint8_t   *atlas;               ///< host copy of the atlas
     unsigned   atlas_size, atlas_alloc;
     unsigned   atlas_uploaded;      ///< bytes of the atlas on the device
@@ -121,6 +122,7 @@ static void atlas_reset(DrawTextCudaContext *c)
     av_tree_enumerate(c->atlas_index, NULL, NULL, free_entry);
     av_tree_destroy(c->atlas_index);
     c->atlas_index    = NULL;
+    memset(c->atlas_recent, 0, sizeof(c->atlas_recent));
     c->atlas_size     = 0;
     c->atlas_uploaded = 0;
 }
@@ -131,12 +133,19 @@ static int atlas_offset(AVFilterContext *ctx, const FT_Bitmap *bitmap)
     DrawTextContext *s = ctx->priv;
     DrawTextCudaContext *c = s->backend_priv;
     AtlasEntry key = { .buffer = bitmap->buffer }, *e;
+    AtlasEntry *recent = &c->atlas_recent[((uintptr_t)bitmap->buffer >> 4 ^
+                                           (uintptr_t)bitmap->buffer >> 12) & 255];
     struct AVTreeNode *node;
     size_t size = (size_t)bitmap->pitch * bitmap->rows;
 
+    /* a glyph is drawn again on every frame: most are found at once */
+    if (recent->buffer == bitmap->buffer && bitmap->buffer)
+        return recent->offset;
     e = av_tree_find(c->atlas_index, &key, entry_cmp, NULL);
-    if (e)
+    if (e) {
+        *recent = *e;
         return e->offset;
+    }
 
     if (bitmap->pitch <= 0 || size > INT_MAX - c->atlas_size) {
         av_log(ctx, AV_LOG_ERROR, "Glyph bitmap of %dx%d (pitch %d) cannot be "
