@@ -48,10 +48,13 @@ DRAWTEXT_CASE_long     = $(DRAWTEXT_FONT_OPT):text=Very long text 01 with words 
 # give what shaping the whole line gives (the references were made so).
 DRAWTEXT_CASE_kern     = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-kern.txt:fontsize=12:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
 DRAWTEXT_CASE_reshape  = $(DRAWTEXT_FONT_OPT):textfile=@SAMPLES@/drawtext-reshape.txt:fontsize=10:fontcolor=white:box=1:boxcolor=black@0.5:x=1:y=1
+# alpha changing from frame to frame (0 to 1 and back) with a box, a border
+# and a shadow: drawtext keeps each drawing colour until it changes
+DRAWTEXT_CASE_fade     = $(DRAWTEXT_FONT_OPT):text=Fade:fontsize=22:alpha=abs(n/4-1):box=1:boxcolor=blue@0.5:borderw=2:bordercolor=red@0.7:shadowx=2:shadowy=1:shadowcolor=green:fontcolor=white:x=3:y=2
 DRAWTEXT_CASE_tc       = $(DRAWTEXT_FONT_OPT):timecode=01\\\:02\\\:03\\\:04:timecode_rate=25:fontsize=16:fontcolor=white:box=1:x=2:y=2:start_number=5
 
 DRAWTEXT_CASES = line lines right box border shadow alpha colors movein moveout \
-                 expand reload enable big fix empty missing ybase tc long
+                 expand reload enable big fix empty missing ybase tc long fade
 
 # (name, format, size, duration)
 define DRAWTEXT_TEST
