@@ -23,20 +23,29 @@
  *
  * Grid: x, y tile the union of the operations (in the samples of each
  * channel), z is the channel. Each thread owns one sample: it reads it
- * once, applies in order every operation that touches it
- * (dtc_blend_sample(), drawutils' arithmetic) and writes it once. A block
- * first reads the boxes of the chunks of DTC_CHUNK operations and keeps,
- * in order, the chunks whose box meets its tile; each warp then reads one
- * such chunk, and the block keeps in shared memory, in order, the
- * operations that touch its tile, so that a thread tests only operations
- * near it.
+ * once, applies in order every operation that touches it (drawutils'
+ * arithmetic, as dtc_blend_sample() writes it) and writes it once. A block
+ * keeps in shared memory, in order, the operations that meet its tile, so
+ * that a thread tests only operations near it. A list in the launch's
+ * parameters (at most DTC_INLINE_ENTRIES entries) is read one operation a
+ * thread in one pass; a longer one in chunks: the block first reads the
+ * boxes of the chunks of DTC_CHUNK operations and keeps, in order, the
+ * chunks whose box meets its tile, and each warp then reads one such chunk.
+ *
+ * The kernel's time is a chain of latencies (few blocks, little work
+ * each), so a thread applies its operations DTC_GROUP at a time: it first
+ * loads the mask bytes of all of them, then blends them in order.
  */
 
 #include "cuda_compat.h"
 #include "drawtext_cuda.h"
 
-#define WARP     32
-#define NB_WARPS (DTC_BLOCK / WARP)
+#define WARP      32
+#define NB_WARPS  (DTC_BLOCK / WARP)
+#define DTC_GROUP 4
+
+/* drawtext_cuda_inline reads its list an operation a thread */
+static_assert(DTC_INLINE_ENTRIES <= DTC_BLOCK, "inline list longer than a block");
 
 /* Exclusive prefix count of hit over the block, in thread order, and the
  * total: the place of this thread's item in a compacted list. Ends with a
@@ -82,10 +91,98 @@ static __device__ __inline__ int meets(const DTCOp *op, int tx0, int tx1, int ty
     return op->x0 < tx1 && op->x1 > tx0 && op->y0 < ty1 && op->y1 > ty0;
 }
 
-/* The kernel's body; ops: the operations and their chunk boxes, in global
- * memory (drawtext_cuda) or in the launch's parameters (drawtext_cuda_inline:
- * each kernel is its own instance, so that the compiler reads the
- * parameters in place instead of copying them). */
+/* Keep in sops, in order, those of the operations ops[i] (one a thread;
+ * none where i >= nb_ops) that meet the tile; returns their count, after
+ * a barrier. */
+static __device__ __forceinline__ int keep_ops(const DTCOp *ops, int i, int nb_ops,
+                                               int tx0, int tx1, int ty0, int ty1,
+                                               DTCOp *sops, int *warp_count, int lane, int warp)
+{
+    int hit = 0, off, total;
+    DTCOp op;
+
+    if (i < nb_ops) {
+        load_op(&op, &ops[i]);
+        hit = meets(&op, tx0, tx1, ty0, ty1);
+    }
+    total = block_compact(hit, &off, warp_count, lane, warp);
+    if (hit)
+        sops[off] = op;
+    __syncthreads();
+    return total;
+}
+
+/* dtc_blend_sample()'s blend factor for op on the part [cx0, cx1) x
+ * [cy0, cy1) of the sample that it covers (not empty): the mask bytes are
+ * loaded without waiting on each other (at most 2 x 2 with the filter's
+ * formats; any subsampling works). */
+static __device__ __forceinline__ unsigned blend_factor(const DTCOp *op, const unsigned char *atlas,
+                                                        int cx0, int cx1, int cy0, int cy1,
+                                                        int hsub, int vsub)
+{
+    const int nx = cx1 - cx0, ny = cy1 - cy0;
+
+    if (op->type == DTC_OP_RECT) {
+        unsigned a = ny == 1 << vsub ? op->alpha : op->alpha >> 1;
+        return ((unsigned)nx * a) >> hsub;
+    } else {
+        const unsigned char *m = atlas + op->mask + (cy0 - op->y0) * op->pitch + (cx0 - op->x0);
+        unsigned t = 0;
+
+        if (hsub <= 1 && vsub <= 1) {
+            unsigned t01 = 0, t10 = 0, t11 = 0;
+            t = __ldg(m);
+            if (nx > 1)
+                t01 = __ldg(m + 1);
+            if (ny > 1)
+                t10 = __ldg(m + op->pitch);
+            if (nx > 1 && ny > 1)
+                t11 = __ldg(m + op->pitch + 1);
+            t += t01 + t10 + t11;
+        } else {
+            for (int y = 0; y < ny; y++, m += op->pitch)
+                for (int x = 0; x < nx; x++)
+                    t += __ldg(m + x);
+        }
+        return (t >> (hsub + vsub)) * op->alpha;
+    }
+}
+
+/* Apply sops[0..total) in order to sample (sx, sy) of channel c, whose
+ * value is v, DTC_GROUP at a time. */
+static __device__ __forceinline__ unsigned blend_ops(unsigned v, const DTCOp *sops, int total,
+                                                     const unsigned char *atlas, int c,
+                                                     int hsub, int vsub, int sx, int sy)
+{
+    const int sx0 = sx << hsub, sx1 = (sx + 1) << hsub;
+    const int sy0 = sy << vsub, sy1 = (sy + 1) << vsub;
+
+    for (int j0 = 0; j0 < total; j0 += DTC_GROUP) {
+        unsigned a[DTC_GROUP], src[DTC_GROUP];
+        int on[DTC_GROUP];
+#pragma unroll
+        for (int u = 0; u < DTC_GROUP; u++) {
+            const DTCOp *op = &sops[min(j0 + u, total - 1)];
+            const int cx0 = max(sx0, op->x0), cx1 = min(sx1, op->x1);
+            const int cy0 = max(sy0, op->y0), cy1 = min(sy1, op->y1);
+            on[u]  = j0 + u < total && cx0 < cx1 && cy0 < cy1;
+            src[u] = op->color[c];
+            a[u]   = on[u] ? blend_factor(op, atlas, cx0, cx1, cy0, cy1, hsub, vsub) : 0;
+        }
+#pragma unroll
+        for (int u = 0; u < DTC_GROUP; u++)
+            if (on[u])
+                v = (v * (0x1010101 - a[u]) + src[u] * a[u]) >> 24;
+    }
+    return v;
+}
+
+/* The kernel's body; ops: the operations, in global memory followed by
+ * their chunk boxes (drawtext_cuda), or at most DTC_INLINE_ENTRIES in the
+ * launch's parameters (drawtext_cuda_inline: each kernel is its own
+ * instance, so that the compiler reads the parameters in place instead of
+ * copying them). */
+template <bool IN_PARAMS>
 static __device__ __forceinline__ void draw(const DTCParams &p, const DTCOp *ops)
 {
     __shared__ DTCOp sops[DTC_BLOCK];
@@ -108,8 +205,6 @@ static __device__ __forceinline__ void draw(const DTCParams &p, const DTCOp *ops
     const int inside = c < p.nb_channels &&
                        sx < ch->width && sx <= (p.x1 - 1) >> hsub &&
                        sy < ch->height && sy <= (p.y1 - 1) >> vsub;
-    const DTCOp *boxes = ops + p.nb_ops;
-    const int nb_chunks = DTC_NB_CHUNKS(p.nb_ops);
     const unsigned char *atlas = (const unsigned char *)p.atlas;
     unsigned char *ptr = 0;
     unsigned v = 0;
@@ -118,6 +213,18 @@ static __device__ __forceinline__ void draw(const DTCParams &p, const DTCOp *ops
         ptr = (unsigned char *)ch->data + (long long)sy * ch->linesize + (long long)sx * ch->step;
         v   = *ptr;
     }
+
+    if (IN_PARAMS) {
+        /* the whole list at once, an operation a thread */
+        const int total = keep_ops(ops, tid, p.nb_ops, tx0, tx1, ty0, ty1,
+                                   sops, warp_count, lane, warp);
+        if (inside)
+            *ptr = blend_ops(v, sops, total, atlas, c, hsub, vsub, sx, sy);
+        return;
+    }
+
+    const DTCOp *boxes = ops + p.nb_ops;
+    const int nb_chunks = DTC_NB_CHUNKS(p.nb_ops);
 
     for (int cbase = 0; cbase < nb_chunks; cbase += DTC_BLOCK) {
         const int k = cbase + tid;
@@ -133,22 +240,10 @@ static __device__ __forceinline__ void draw(const DTCParams &p, const DTCOp *ops
         /* NB_WARPS chunks at a time, one per warp, in order */
         for (int g = 0; g < nb_hit; g += NB_WARPS) {
             const int i = g + warp < nb_hit ? chunks[g + warp] * DTC_CHUNK + lane : p.nb_ops;
-            int total;
-            DTCOp op;
-
-            hit = 0;
-            if (i < p.nb_ops) {
-                load_op(&op, &ops[i]);
-                hit = meets(&op, tx0, tx1, ty0, ty1);
-            }
-            total = block_compact(hit, &off, warp_count, lane, warp);
-            if (hit)
-                sops[off] = op;
-            __syncthreads();
+            const int total = keep_ops(ops, i, p.nb_ops, tx0, tx1, ty0, ty1,
+                                       sops, warp_count, lane, warp);
             if (inside)
-                for (int j = 0; j < total; j++)
-                    if (dtc_touches(&sops[j], hsub, vsub, sx, sy))
-                        v = dtc_blend_sample(v, &sops[j], atlas, c, hsub, vsub, sx, sy);
+                v = blend_ops(v, sops, total, atlas, c, hsub, vsub, sx, sy);
             __syncthreads();
         }
     }
@@ -160,11 +255,11 @@ static __device__ __forceinline__ void draw(const DTCParams &p, const DTCOp *ops
 extern "C" __global__ void __launch_bounds__(DTC_BLOCK)
 drawtext_cuda(DTCParams p)
 {
-    draw(p, (const DTCOp *)p.ops);
+    draw<false>(p, (const DTCOp *)p.ops);
 }
 
 extern "C" __global__ void __launch_bounds__(DTC_BLOCK)
 drawtext_cuda_inline(DTCInlineParams q)
 {
-    draw(q.p, q.ops);
+    draw<true>(q.p, q.ops);
 }
