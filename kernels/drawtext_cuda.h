@@ -91,10 +91,11 @@ typedef struct DTCParams {
 
 /**
  * A short list (a line of text) travels in the launch's parameters instead
- * (kernel drawtext_cuda_inline): no copy of its own, no wait for one, and
- * the kernel reads the operations through the constant cache, which serves
- * a warp reading the same operation in one go. DTC_INLINE_ENTRIES entries
- * keep the parameters (2472 bytes) under the 4 KiB every driver takes.
+ * (kernel drawtext_cuda_inline): no copy of its own, no wait for one; the
+ * kernel reads the operations in place, one a thread in one pass (its
+ * chunk boxes, still written, are not read). DTC_INLINE_ENTRIES entries
+ * keep the parameters (2472 bytes) under the 4 KiB every driver takes, and
+ * the list within one block's threads.
  */
 #define DTC_INLINE_ENTRIES 64
 
