@@ -24,7 +24,7 @@
  * Grid: x, y tile the union of the operations (in the samples of each
  * channel), z is the channel. Each thread owns one sample: it reads it
  * once, applies in order every operation that touches it (drawutils'
- * arithmetic, as dtc_blend_sample() writes it) and writes it once. A block
+ * arithmetic: dtc_blend_factor(), dtc_blend()) and writes it once. A block
  * keeps in shared memory, in order, the operations that meet its tile, so
  * that a thread tests only operations near it. A list in the launch's
  * parameters (at most DTC_INLINE_ENTRIES entries) is read one operation a
@@ -112,42 +112,6 @@ static __device__ __forceinline__ int keep_ops(const DTCOp *ops, int i, int nb_o
     return total;
 }
 
-/* dtc_blend_sample()'s blend factor for op on the part [cx0, cx1) x
- * [cy0, cy1) of the sample that it covers (not empty): the mask bytes are
- * loaded without waiting on each other (at most 2 x 2 with the filter's
- * formats; any subsampling works). */
-static __device__ __forceinline__ unsigned blend_factor(const DTCOp *op, const unsigned char *atlas,
-                                                        int cx0, int cx1, int cy0, int cy1,
-                                                        int hsub, int vsub)
-{
-    const int nx = cx1 - cx0, ny = cy1 - cy0;
-
-    if (op->type == DTC_OP_RECT) {
-        unsigned a = ny == 1 << vsub ? op->alpha : op->alpha >> 1;
-        return ((unsigned)nx * a) >> hsub;
-    } else {
-        const unsigned char *m = atlas + op->mask + (cy0 - op->y0) * op->pitch + (cx0 - op->x0);
-        unsigned t = 0;
-
-        if (hsub <= 1 && vsub <= 1) {
-            unsigned t01 = 0, t10 = 0, t11 = 0;
-            t = __ldg(m);
-            if (nx > 1)
-                t01 = __ldg(m + 1);
-            if (ny > 1)
-                t10 = __ldg(m + op->pitch);
-            if (nx > 1 && ny > 1)
-                t11 = __ldg(m + op->pitch + 1);
-            t += t01 + t10 + t11;
-        } else {
-            for (int y = 0; y < ny; y++, m += op->pitch)
-                for (int x = 0; x < nx; x++)
-                    t += __ldg(m + x);
-        }
-        return (t >> (hsub + vsub)) * op->alpha;
-    }
-}
-
 /* Apply sops[0..total) in order to sample (sx, sy) of channel c, whose
  * value is v, DTC_GROUP at a time. */
 static __device__ __forceinline__ unsigned blend_ops(unsigned v, const DTCOp *sops, int total,
@@ -167,12 +131,12 @@ static __device__ __forceinline__ unsigned blend_ops(unsigned v, const DTCOp *so
             const int cy0 = max(sy0, op->y0), cy1 = min(sy1, op->y1);
             on[u]  = j0 + u < total && cx0 < cx1 && cy0 < cy1;
             src[u] = op->color[c];
-            a[u]   = on[u] ? blend_factor(op, atlas, cx0, cx1, cy0, cy1, hsub, vsub) : 0;
+            a[u]   = on[u] ? dtc_blend_factor(op, atlas, cx0, cx1, cy0, cy1, hsub, vsub) : 0;
         }
 #pragma unroll
         for (int u = 0; u < DTC_GROUP; u++)
             if (on[u])
-                v = (v * (0x1010101 - a[u]) + src[u] * a[u]) >> 24;
+                v = dtc_blend(v, src[u], a[u]);
     }
     return v;
 }

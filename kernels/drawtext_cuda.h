@@ -25,8 +25,8 @@
  * calls as a list of operations, each clipped exactly as drawutils clips
  * it. The kernel then computes every sample of every colour channel in the
  * union of the operations' rectangles, applying the operations in order
- * with dtc_blend_sample(), which is drawutils' arithmetic written per
- * sample: for a subsampled channel, the sample covers (1 << hsub) x
+ * with dtc_blend_factor() and dtc_blend() (dtc_blend_sample() for the C
+ * twin), which are drawutils' arithmetic written per sample: for a subsampled channel, the sample covers (1 << hsub) x
  * (1 << vsub) luma positions, of which the operation covers some; drawutils
  * blends such a partly covered sample with the alpha scaled by the covered
  * count (rectangles) or with the sum of the covered mask values (masks),
@@ -110,6 +110,59 @@ typedef struct DTCInlineParams {
 #define DTC_FUNC static inline
 #endif
 
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define DTC_LOAD(p) __ldg(p)
+#else
+#define DTC_LOAD(p) (*(p))
+#endif
+
+/**
+ * drawutils' blend factor of op for the part [cx0, cx1) x [cy0, cy1) of a
+ * sample of a channel subsampled by hsub, vsub that op covers (not empty):
+ * blend_line()'s alpha for a rectangle (partial lines at alpha >> 1,
+ * partial columns scaled by their count), blend_pixel()'s sum of the
+ * covered mask values times alpha for a mask. The mask bytes of a part of
+ * at most 2 x 2 (every format of the filter) are loaded without waiting
+ * on each other.
+ */
+DTC_FUNC unsigned dtc_blend_factor(const DTCOp *op, const unsigned char *atlas,
+                                   int cx0, int cx1, int cy0, int cy1,
+                                   int hsub, int vsub)
+{
+    const int nx = cx1 - cx0, ny = cy1 - cy0;
+
+    if (op->type == DTC_OP_RECT) {
+        unsigned a = ny == 1 << vsub ? op->alpha : op->alpha >> 1;
+        return ((unsigned)nx * a) >> hsub;
+    } else {
+        const unsigned char *m = atlas + op->mask + (cy0 - op->y0) * op->pitch + (cx0 - op->x0);
+        unsigned t = 0;
+
+        if (hsub <= 1 && vsub <= 1) {
+            unsigned t01 = 0, t10 = 0, t11 = 0;
+            t = DTC_LOAD(m);
+            if (nx > 1)
+                t01 = DTC_LOAD(m + 1);
+            if (ny > 1)
+                t10 = DTC_LOAD(m + op->pitch);
+            if (nx > 1 && ny > 1)
+                t11 = DTC_LOAD(m + op->pitch + 1);
+            t += t01 + t10 + t11;
+        } else {
+            for (int y = 0; y < ny; y++, m += op->pitch)
+                for (int x = 0; x < nx; x++)
+                    t += DTC_LOAD(m + x);
+        }
+        return (t >> (hsub + vsub)) * op->alpha;
+    }
+}
+
+/** drawutils' blend of src into v with the factor a of dtc_blend_factor() */
+DTC_FUNC unsigned dtc_blend(unsigned v, unsigned src, unsigned a)
+{
+    return (v * (0x1010101 - a) + src * a) >> 24;
+}
+
 /**
  * Apply one operation to sample (sx, sy) of channel c, whose value is v;
  * return the new value. Bit for bit ff_blend_rectangle()/ff_blend_mask()
@@ -121,7 +174,6 @@ DTC_FUNC unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
 {
     int cx0 = sx << hsub, cx1 = (sx + 1) << hsub;
     int cy0 = sy << vsub, cy1 = (sy + 1) << vsub;
-    unsigned src = op->color[c], a;
 
     if (cx0 < op->x0) cx0 = op->x0;
     if (cx1 > op->x1) cx1 = op->x1;
@@ -129,25 +181,8 @@ DTC_FUNC unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
     if (cy1 > op->y1) cy1 = op->y1;
     if (cx0 >= cx1 || cy0 >= cy1)
         return v;
-
-    if (op->type == DTC_OP_RECT) {
-        /* blend_line(): partial lines at alpha >> 1, partial columns
-         * scaled by their count */
-        a = cy1 - cy0 == 1 << vsub ? op->alpha : op->alpha >> 1;
-        a = ((unsigned)(cx1 - cx0) * a) >> hsub;
-        return (v * (0x1010101 - a) + src * a) >> 24;
-    } else {
-        /* blend_pixel(): the sum of the covered mask values */
-        const unsigned char *m = atlas + op->mask + (cy0 - op->y0) * op->pitch;
-        unsigned t = 0;
-        for (int y = cy0; y < cy1; y++) {
-            for (int x = cx0; x < cx1; x++)
-                t += m[x - op->x0];
-            m += op->pitch;
-        }
-        a = (t >> (hsub + vsub)) * op->alpha;
-        return ((0x1010101 - a) * v + a * src) >> 24;
-    }
+    return dtc_blend(v, op->color[c],
+                     dtc_blend_factor(op, atlas, cx0, cx1, cy0, cy1, hsub, vsub));
 }
 
 /** Quick test: does the operation touch sample (sx, sy)? */
