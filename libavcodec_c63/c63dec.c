@@ -41,6 +41,11 @@
 
 #define VLC_BITS 9
 
+/* Zero bytes after the unstuffed data, past the padding the bit reader
+ * needs: a block's AC loop reads ahead of its position without checking,
+ * by at most 63 codes of 16 + 10 bits and an 8-byte load. */
+#define C63_DATA_PADDING 256
+
 /* [0]: luminance, [1]: chrominance. Vectors use the luminance DC table. */
 static const VLCElem *dc_vlc[2], *ac_vlc[2];
 
@@ -87,6 +92,39 @@ static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits
     return ff_vlc_init_tables_from_lengths(state, VLC_BITS, nb, lens, 1, val, 1, 1, 0, 0);
 }
 
+/* AC run/size codes read together with the magnitude bits that follow:
+ * an entry of ac_fast, indexed by the next AC_FAST_BITS bits, is
+ * AC_COEF | run << 8 | len | value << 16 for a code whose len bits,
+ * magnitude included, fit there, AC_EOB | len for end-of-block, 0 for
+ * anything else (ZRL, longer codes), which goes through ac_vlc. */
+#define AC_FAST_BITS 11
+#define AC_COEF      (1 << 5)
+#define AC_EOB       (1 << 6)
+static uint32_t ac_fast[2][1 << AC_FAST_BITS];
+
+static av_cold void build_ac_fast(uint32_t *fast, const uint16_t *code, const uint8_t *len)
+{
+    for (int sym = 0; sym < 256; sym++) {
+        const int run = sym >> 4, size = sym & 15, l = len[sym];
+        const int free = AC_FAST_BITS - l - size;
+        uint32_t *e = fast + (code[sym] << (AC_FAST_BITS - l));
+
+        if (!l || free < 0 || (!size && run))   /* unused, too long, ZRL */
+            continue;
+        if (!size) {
+            for (int n = 0; n < 1 << free; n++)
+                e[n] = AC_EOB | l;
+            continue;
+        }
+        for (int mag = 0; mag < 1 << size; mag++) {
+            /* the JPEG magnitude: a leading 0 bit means negative */
+            const int v = mag >> (size - 1) ? mag : mag - (1 << size) + 1;
+            for (int n = 0; n < 1 << free; n++)
+                e[mag << free | n] = AC_COEF | run << 8 | (l + size) | (uint32_t)v << 16;
+        }
+    }
+}
+
 static av_cold void init_static(void)
 {
     static VLCElem tables[2 * 640 + 2 * 1400];
@@ -96,6 +134,10 @@ static av_cold void init_static(void)
     dc_vlc[1] = build_vlc(&state, ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc,  12);
     ac_vlc[0] = build_vlc(&state, ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance,   162);
     ac_vlc[1] = build_vlc(&state, ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance, 162);
+
+    ff_c63_init_huff_codes();
+    for (int c = 0; c < 2; c++)
+        build_ac_fast(ac_fast[c], ff_c63_huff.ac_code[c], ff_c63_huff.ac_len[c]);
 }
 
 static av_cold int c63_decode_init(AVCodecContext *avctx)
@@ -263,7 +305,7 @@ static int unstuff(AVCodecContext *avctx, C63DecContext *s,
 {
     uint8_t *dst;
 
-    av_fast_padded_malloc(&s->data, &s->data_size, end - src);
+    av_fast_padded_malloc(&s->data, &s->data_size, end - src + C63_DATA_PADDING);
     if (!s->data)
         return AVERROR(ENOMEM);
     dst = s->data;
@@ -284,7 +326,7 @@ static int unstuff(AVCodecContext *avctx, C63DecContext *s,
             continue;
         }
         if (src[1] == C63_EOI) {
-            memset(dst, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+            memset(dst, 0, C63_DATA_PADDING + AV_INPUT_BUFFER_PADDING_SIZE);
             return dst - s->data;
         }
         av_log(avctx, AV_LOG_ERROR, "Unexpected marker 0x%02X in entropy-coded data\n", src[1]);
@@ -370,17 +412,46 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     coef[0] = blk->dc = *dc;
 
     {
-        /* one open reader for the whole AC loop, as mjpegdec does: a run/size
-         * code of at most 16 bits leaves 9 bits in the cache, enough for all
-         * but the largest magnitudes */
-        OPEN_READER(re, gb);
+        /* The AC loop reads from a 64-bit cache of its own, loaded again only
+         * when fewer than AC_FAST_BITS bits are left in it: the next code is
+         * then found with a shift and a table load, not a load of the data
+         * first. pos is the bit position of the cache's top bit; the reads
+         * stay within C63_DATA_PADDING past the end (see unstuff()). What
+         * ac_fast does not give goes through get_vlc2() and get_xbits(). */
+        const uint32_t *fast = ac_fast[chroma];
+        const uint8_t *buf = gb->buffer;
+        unsigned pos = gb->index;
+        uint64_t cache = AV_RB64(buf + (pos >> 3)) << (pos & 7);
+        int left = 64 - (pos & 7);
+
         for (int k = 1; k < 64;) {
             int code, run;
+            uint32_t e;
 
-            UPDATE_CACHE(re, gb);
-            GET_VLC(code, re, gb, ac_vlc[chroma], VLC_BITS, 2);
+            if (left < AC_FAST_BITS) {
+                cache = AV_RB64(buf + (pos >> 3)) << (pos & 7);
+                left  = 64 - (pos & 7);
+            }
+            e = fast[cache >> (64 - AC_FAST_BITS)];
+            if (e & AC_COEF) {
+                const int len = e & 31;
+                k += (e >> 8) & 15;
+                if (k > 63)
+                    goto bad_run;
+                coef[k++] = (int32_t)e >> 16;
+                cache <<= len;
+                left   -= len;
+                pos    += len;
+                ac = 1;
+                continue;
+            }
+            if (e & AC_EOB) {
+                pos += e & 31;
+                break;
+            }
+            gb->index = pos;
+            code = get_vlc2(gb, ac_vlc[chroma], VLC_BITS, 2);
             if (code < 0) {
-                CLOSE_READER(re, gb);
                 av_log(avctx, AV_LOG_ERROR, "Invalid AC code in block (%d,%d) of plane %d\n",
                        bx, by, plane);
                 return AVERROR_INVALIDDATA;
@@ -388,33 +459,31 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
             run  = code >> 4;
             size = code & 15;
             if (!size) {
-                if (!run)
+                if (!run) {
+                    pos = gb->index;
                     break;                  /* EOB */
+                }
                 run = 16;                   /* ZRL */
                 if (k + run > 63)
                     goto bad_run;
+            } else {
                 k += run;
-                continue;
-            }
-            k += run;
-            if (k > 63) {
+                if (k > 63) {
 bad_run:
-                CLOSE_READER(re, gb);
-                av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
-                       bx, by, plane);
-                return AVERROR_INVALIDDATA;
+                    av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
+                           bx, by, plane);
+                    return AVERROR_INVALIDDATA;
+                }
+                coef[k] = get_xbits(gb, size);
+                run = 1;
+                ac  = 1;
             }
-            if (size > MIN_CACHE_BITS - 16)
-                UPDATE_CACHE(re, gb);
-            {
-                int cache = GET_CACHE(re, gb);
-                int sign  = ~cache >> 31;
-                coef[k++] = (NEG_USR32(sign ^ cache, size) ^ sign) - sign;   /* get_xbits() */
-            }
-            LAST_SKIP_BITS(re, gb, size);
-            ac = 1;
+            k    += run;
+            pos   = gb->index;
+            cache = AV_RB64(buf + (pos >> 3)) << (pos & 7);
+            left  = 64 - (pos & 7);
         }
-        CLOSE_READER(re, gb);
+        gb->index = FFMIN(pos, (unsigned)gb->size_in_bits_plus8);
     }
 
     blk->ac = ac;
