@@ -32,6 +32,7 @@
 #include "libavcodec/decode.h"
 #include "libavcodec/get_bits.h"
 #include "libavcodec/jpegtables.h"
+#include "libavcodec/mathops.h"
 #include "libavcodec/threadprogress.h"
 #include "libavcodec/videodsp.h"
 #include "libavcodec/vlc.h"
@@ -54,7 +55,9 @@ typedef struct C63Block {
     int16_t dc;                 ///< the DC coefficient
     int8_t  mvx, mvy;           ///< the vector, if use_mv
     uint8_t use_mv;
-    uint8_t ac;                 ///< any AC coefficient (else coef is unused)
+    uint8_t rings;              ///< bit r: a non-zero AC coefficient whose larger
+                                ///  of frequency row and column is r (none: coef
+                                ///  is unused)
 } C63Block;
 
 typedef struct C63DecContext {
@@ -102,6 +105,9 @@ static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits
 #define AC_EOB       (1 << 6)
 static uint32_t ac_fast[2][1 << AC_FAST_BITS];
 
+/* 1 << the larger of the frequency row and column of zigzag position k */
+static uint8_t ring_bit[64];
+
 static av_cold void build_ac_fast(uint32_t *fast, const uint16_t *code, const uint8_t *len)
 {
     for (int sym = 0; sym < 256; sym++) {
@@ -134,6 +140,9 @@ static av_cold void init_static(void)
     dc_vlc[1] = build_vlc(&state, ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc,  12);
     ac_vlc[0] = build_vlc(&state, ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance,   162);
     ac_vlc[1] = build_vlc(&state, ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance, 162);
+
+    for (int k = 0; k < 64; k++)
+        ring_bit[k] = 1 << FFMAX(ff_zigzag_direct[k] >> 3, ff_zigzag_direct[k] & 7);
 
     ff_c63_init_huff_codes();
     for (int c = 0; c < 2; c++)
@@ -349,7 +358,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
 {
     const C63Geometry *g = &s->geo;
     const int chroma = plane > 0;
-    int use_mv, size, diff, ac = 0;
+    int use_mv, size, diff, rings = 0;
 
     for (int i = 0; i < 64; i += 8)
         AV_ZERO128(coef + i);
@@ -438,11 +447,11 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
                 k += (e >> 8) & 15;
                 if (k > 63)
                     goto bad_run;
+                rings    |= ring_bit[k];
                 coef[k++] = (int32_t)e >> 16;
                 cache <<= len;
                 left   -= len;
                 pos    += len;
-                ac = 1;
                 continue;
             }
             if (e & AC_EOB) {
@@ -475,8 +484,8 @@ bad_run:
                     return AVERROR_INVALIDDATA;
                 }
                 coef[k] = get_xbits(gb, size);
-                run = 1;
-                ac  = 1;
+                rings |= ring_bit[k];
+                run    = 1;
             }
             k    += run;
             pos   = gb->index;
@@ -486,7 +495,7 @@ bad_run:
         gb->index = FFMIN(pos, (unsigned)gb->size_in_bits_plus8);
     }
 
-    blk->ac = ac;
+    blk->rings = rings;
     return 0;
 }
 
@@ -559,8 +568,8 @@ static void reconstruct_row(C63DecContext *s, AVFrame *cur, int v, int keyframe,
             const uint8_t *pred = blk->use_mv ?
                 ref->data[p] + (8 * by + blk->mvy) * ref_stride + 8 * bx + blk->mvx : NULL;
 
-            if (blk->ac) {
-                s->dsp.dequant_idct(res, *coef, q[p]);
+            if (blk->rings) {
+                s->dsp.dequant_idct(res, *coef, q[p], av_log2(blk->rings) + 1);
             } else {
                 /* the DC alone (frequent in inter frames): no transform */
                 uint64_t v4 = (uint16_t)ff_c63_dc_residual(blk->dc, q[p][0]) * 0x0001000100010001ULL;

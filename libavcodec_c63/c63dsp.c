@@ -230,7 +230,8 @@ int ff_c63_dc_residual(int dc, int q0)
     return (int16_t)av_clipf(c * C63_ISQRT2 * C63_ISQRT2, -32768.0f, 32767.0f);
 }
 
-static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_t q[64])
+static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_t q[64],
+                           int n)
 {
     float xf[64];
     v8sf y[8], z[8], bt[8];

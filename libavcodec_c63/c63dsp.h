@@ -39,8 +39,13 @@ typedef struct C63DSPContext {
      * steps 2-5 up to the int16 conversion).
      * @param res   reconstructed residual, natural order, row stride 8
      * @param coef  64 quantised coefficients, zigzag order
+     * @param n     1 to 8: the coefficients outside the top-left n x n of
+     *              the block (frequency rows and columns) are zero; 8 when
+     *              that is not known. The result does not depend on n, only
+     *              the work: the terms left out are products with zeros.
      */
-    void (*dequant_idct)(int16_t res[64], const int16_t coef[64], const uint8_t q[64]);
+    void (*dequant_idct)(int16_t res[64], const int16_t coef[64], const uint8_t q[64],
+                         int n);
 
     /** dst = clip(pred + res, 0, 255) for an 8x8 block; pred may be NULL (zero). */
     void (*add_pred)(uint8_t *dst, ptrdiff_t dst_stride,

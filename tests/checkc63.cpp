@@ -28,6 +28,7 @@ extern "C" {
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
+extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/c63_ec_frames.h"
 
@@ -178,6 +179,19 @@ static void check_fdct_quant()
     }
 }
 
+// the smallest n such that the coefficients (zigzag order) outside the
+// top-left n x n are zero (at least 1)
+static int idct_bound(const int16_t coef[64])
+{
+    int n = 1;
+    for (int k = 0; k < 64; k++)
+        if (coef[k])
+            n = std::max(n, 1 + std::max(ff_zigzag_direct[k] >> 3, ff_zigzag_direct[k] & 7));
+    return n;
+}
+
+// dequant_idct is given the exact bound of the coefficients, every larger
+// one, and 8 (unknown); its result must not depend on which.
 static void check_dequant_idct()
 {
     static const int qps[] = { 1, 5, 25, 50 };
@@ -191,7 +205,14 @@ static void check_dequant_idct()
             int16_t coef[64] = { 0 }, a[64], b[64];
             // realistic coefficients: from transforming a random residual,
             // plus sparse random blocks (DC only, empty, a few AC)
-            if (iter % 3 == 0) {
+            if (iter % 4 == 3) {
+                // dense within a square of every size
+                std::uniform_int_distribution<int> d(-300, 300);
+                const int m = 1 + iter / 4 % 8;
+                for (int k = 0; k < 64; k++)
+                    if ((ff_zigzag_direct[k] >> 3) < m && (ff_zigzag_direct[k] & 7) < m)
+                        coef[k] = iter % 8 == 7 ? d(rng) : d(rng) / 16;
+            } else if (iter % 4 == 0) {
                 int16_t res[64];
                 std::uniform_int_distribution<int> d(-255, 255);
                 for (auto &v : res)
@@ -199,7 +220,7 @@ static void check_dequant_idct()
                 ff_c63_fdct_quant_ref(coef, res, q[iter % 3]);
             } else {
                 std::uniform_int_distribution<int> d(-300, 300), k(0, 63);
-                int n = iter % 3 == 1 ? 0 : 1 + iter % 5;
+                int n = iter % 4 == 1 ? 0 : 1 + iter % 5;
                 coef[0] = d(rng);
                 for (int i = 0; i < n; i++)
                     coef[k(rng)] = d(rng) / 8;
@@ -219,8 +240,12 @@ static void check_dequant_idct()
             }
             ff_c63_dequant_idct_ref(a, coef, q[iter % 3]);
             for (const Version *v : vers) {
-                v->dsp.dequant_idct(b, coef, q[iter % 3]);
-                ok = ok && same_block(a, b, v->name, qp, "sample", detail);
+                for (int n = idct_bound(coef); n <= 8 && ok; n++) {
+                    v->dsp.dequant_idct(b, coef, q[iter % 3], n);
+                    ok = same_block(a, b, v->name, qp, "sample", detail);
+                    if (!ok)
+                        detail += " (bound " + std::to_string(n) + ")";
+                }
             }
         }
         std::string name = "dequant_idct qp " + std::to_string(qp);
@@ -563,7 +588,24 @@ static void run_bench(const MECmpContext &mecc)
         ff_c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
     for (const Version *v : distinct(&C63DSPContext::dequant_idct))
         bench_line("dequant_idct", v->name, [&](int i) {
-            v->dsp.dequant_idct(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
+            v->dsp.dequant_idct(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0], 8); }, n);
+    // as the decoder calls it: with the blocks' bounds, here those of the
+    // coefficients of a smoother residual
+    {
+        std::vector<int16_t> sres(64 * 1024), scoef(64 * 1024);
+        std::vector<int> bound(1024);
+        std::uniform_int_distribution<int> e(-8, 8);
+        for (int i = 0; i < 1024; i++) {
+            for (int k = 0; k < 64; k++)
+                sres[64 * i + k] = 4 * ((k >> 3) + (k & 7)) + e(rng);
+            ff_c63_fdct_quant_ref(&scoef[64 * i], &sres[64 * i], q[0]);
+            bound[i] = idct_bound(&scoef[64 * i]);
+        }
+        for (const Version *v : distinct(&C63DSPContext::dequant_idct))
+            bench_line("dequant_idct, bounded", v->name, [&](int i) {
+                v->dsp.dequant_idct(&out[64 * (i & 1023)], &scoef[64 * (i & 1023)], q[0],
+                                    bound[i & 1023]); }, n);
+    }
 
     std::vector<uint8_t> pix(64 * 1024 + 64);
     std::uniform_int_distribution<int> p(0, 255);

@@ -521,7 +521,11 @@ cglobal c63_fdct_quant, 3, 3, 16, 256, coef, res, q
     RET
 
 ;------------------------------------------------------------------------------
-; void ff_c63_dequant_idct(int16_t res[64], const int16_t coef[64], const uint8_t q[64])
+; void ff_c63_dequant_idct(int16_t res[64], const int16_t coef[64],
+;                          const uint8_t q[64], int n)
+; The coefficients outside the top-left n x n of the block (frequency rows and
+; columns, natural order) are zero. With n = 8 the function looks for the
+; DC-only and 4 x 4 cases itself; below 8 it takes n as given.
 ;------------------------------------------------------------------------------
 ; natural position n = 8 * r + j is zigzag position ZZI_n
 DEF_TABLE ZZI_, \
@@ -568,20 +572,15 @@ DEF_TABLE ZZI_, \
     ptest           m0, m0
 %endmacro
 
-cglobal c63_dequant_idct, 3, 5, 16, 256, out, in, qt, dc, qv
-    ; all AC coefficients zero: every output is the scaled DC
-    MASKED_ANY c63_ac_mask
-    jz .dc_only
-    ; no coefficient outside the top-left 4x4 quadrant: dc = 0
-    MASKED_ANY c63_quad_mask
-    setnz          dcb
-    movzx          dcd, dcb
-
-    ; c = round(coef * q / 4) half away from zero, as float, then
-    ; (c * a_u) * a_v, zigzag order on the stack
+; .n%1: the transform of a block within the top-left %1 x %1, whose
+; coefficients are all in the first %2 groups of 8 in zigzag order.
+; c = round(coef * q / 4) half away from zero, as float, then (c * a_u) * a_v,
+; zigzag order on the stack.
+%macro IDCT_N 2
+.n%1:
     mova            m3, [c63_pd_2]
 %assign v_g 0
-%rep 8
+%rep %2
     pmovsxwd        m0, [inq + 16 * v_g]
     pmovzxbd        m1, [qtq + 8 * v_g]
     pmulld          m0, m1
@@ -595,21 +594,48 @@ cglobal c63_dequant_idct, 3, 5, 16, 256, out, in, qt, dc, qv
     movu  [rsp + 32 * v_g], m0
 %assign v_g v_g+1
 %endrep
-    test           dcd, dcd
-    jz .quadrant
-    PASS_ROWS c63_dct_tt
-    IDCT_COLS 8
-.quadrant:
-    PASS_ROWS c63_dct_tt, 4
-    IDCT_COLS 4
+    PASS_ROWS c63_dct_tt, %1
+    IDCT_COLS %1
+%endmacro
+
+cglobal c63_dequant_idct, 4, 5, 16, 256, out, in, qt, n, dc
+    cmp             nd, 8
+    jb .bounded
+    ; all AC coefficients zero: every output is the scaled DC
+    MASKED_ANY c63_ac_mask
+    jz .dc_only
+    ; no coefficient outside the top-left 4x4 quadrant
+    MASKED_ANY c63_quad_mask
+    jz .n4
+    IDCT_N 8, 8
+
+.bounded:
+    cmp             nd, 1
+    jle .dc_only
+    mov             nd, nd
+    lea            dcq, [.table - 8]
+    movsxd          nq, dword [dcq + 4 * nq]
+    lea            dcq, [.table]
+    add             nq, dcq
+    jmp             nq
+.table:
+    dd .n2 - .table, .n3 - .table, .n4 - .table, .n5 - .table, .n6 - .table, .n7 - .table
+
+    ; the highest zigzag position within n x n: 4, 12, 24, 39, 51, 59
+    IDCT_N 2, 1
+    IDCT_N 3, 2
+    IDCT_N 4, 4
+    IDCT_N 5, 5
+    IDCT_N 6, 7
+    IDCT_N 7, 8
 
 .dc_only:
     movsx          dcd, word [inq]
-    movzx          qvd, byte [qtq]
-    imul           dcd, qvd
-    mov            qvd, dcd
-    sar            qvd, 31
-    lea            dcd, [dcq + qvq + 2]
+    movzx           nd, byte [qtq]
+    imul           dcd, nd
+    mov             nd, dcd
+    sar             nd, 31
+    lea            dcd, [dcq + nq + 2]
     sar            dcd, 2
     cvtsi2ss       xm0, dcd
     mulss          xm0, [c63_isqrt2]

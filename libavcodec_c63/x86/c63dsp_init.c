@@ -32,7 +32,8 @@ void ff_c63_add_pred_sse2(uint8_t *dst, ptrdiff_t dst_stride,
                           const int16_t res[64]);
 void ff_c63_block_sums_avx2(uint16_t *dst, const uint8_t *src, ptrdiff_t stride, int n);
 void ff_c63_fdct_quant_avx2(int16_t coef[64], const int16_t res[64], const uint8_t q[64]);
-void ff_c63_dequant_idct_avx2(int16_t res[64], const int16_t coef[64], const uint8_t q[64]);
+void ff_c63_dequant_idct_avx2(int16_t res[64], const int16_t coef[64], const uint8_t q[64],
+                              int n);
 uint32_t ff_c63_me_search_avx2(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
                                int nx, int ny, const uint16_t *sums, int seed);
 
