@@ -148,6 +148,16 @@ encthreads) # tests/encthreads: the encoder in one process at thread counts A
     echo "threads $a and $b: packets identical"
     md5 < "$TMP/out.c63"
     ;;
+decthreads) # tests/decthreads: the decoder in one process at thread counts A
+            # and B, frame by frame in turn, two rounds: identical frames,
+            # and the first decoder's have the reference decoder's md5
+    run=$1 name=$2 a=$3 b=$4
+    "$run" -a "$a" -b "$b" -r 2 -t 3 -O "$TMP/out.yuv" "$SAMPLES/$name.c63" > "$TMP/log" ||
+        { cat "$TMP/log"; exit 1; }
+    grep -q 'frames identical$' "$TMP/log" || { cat "$TMP/log"; exit 1; }
+    echo "threads $a and $b: frames identical"
+    md5 < "$TMP/out.yuv"
+    ;;
 psnr)       # encode-decode PSNR on a textured source stays in the expected range
     src=$1 lo=$2 hi=$3; shift 3
     ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1

@@ -62,7 +62,7 @@ fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 # frame in turn (tools/bench-c63cpu.sh times thread scaling with it). Here:
 # the packets of both are identical, and the first's are the reference
 # encoder's stream.
-tests/encthreads$(EXESUF): $(C63_TESTS)/encthreads.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+tests/encthreads$(EXESUF): $(C63_TESTS)/encthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCT = fate-c63-encthreads-cif_noise fate-c63-encthreads-odd_height
@@ -70,6 +70,18 @@ fate-c63-encthreads-cif_noise:  CMD = $(C63_TEST) encthreads $$(target_path test
 fate-c63-encthreads-odd_height: CMD = $(C63_TEST) encthreads $$(target_path tests/encthreads$(EXESUF)) odd_height 2 3
 $(FATE_C63_ENCT): tests/encthreads$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCT)
+
+# decthreads: the decoder in one process at two thread counts, frame by
+# frame in turn (tools/bench-c63cpu.sh times it with it). Here: the frames
+# of both are identical, and the first's are the reference decoder's.
+tests/decthreads$(EXESUF): $(C63_TESTS)/decthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
+FATE_C63_DECTH = fate-c63-decthreads-cif_noise fate-c63-decthreads-qcif_keyint
+fate-c63-decthreads-cif_noise:   CMD = $(C63_TEST) decthreads $$(target_path tests/decthreads$(EXESUF)) cif_noise 1 2
+fate-c63-decthreads-qcif_keyint: CMD = $(C63_TEST) decthreads $$(target_path tests/decthreads$(EXESUF)) qcif_keyint 3 1
+$(FATE_C63_DECTH): tests/decthreads$(EXESUF)
+FATE_C63_ALL += $(FATE_C63_DECTH)
 
 FATE_C63_ALL += fate-c63-threads fate-c63-psnr
 fate-c63-threads: CMD = $(C63_TEST) threads cif_noise

@@ -77,6 +77,7 @@ extern "C" {
 #include "libavutil/frame.h"
 #include "libavutil/imgutils.h"
 }
+#include "tests/c63/turns.h"
 
 static int fail(const char *what, int err)
 {
@@ -249,8 +250,7 @@ int main(int argc, char **argv)
     if (!frame)
         return fail("allocating", AVERROR(ENOMEM));
     std::vector<AVPacket *> out[2];
-    std::vector<double> t[2];
-    double total[2] = { 0, 0 };
+    TurnTimes times;
     /* turns of TURN frames: encoder e codes frames n0 .. n0 + TURN - 1,
      * then the other one the same frames; who goes first alternates */
     for (int n0 = 0, turn = 0; n0 < warmup + frames; n0 += turn_len, turn++) {
@@ -267,11 +267,8 @@ int main(int argc, char **argv)
                 av_frame_unref(frame);
                 if (ret < 0)
                     return fail("encoding", ret);
-                if (n >= warmup) {
-                    double s = std::chrono::duration<double>(t1 - t0).count();
-                    t[e].push_back(s);
-                    total[e] += s;
-                }
+                if (n >= warmup)
+                    times.add(e, std::chrono::duration<double>(t1 - t0).count());
             }
         }
     }
@@ -303,34 +300,9 @@ int main(int argc, char **argv)
         }
     }
 
-    std::vector<double> r, best[2];
-    for (int n = 0; n < frames; n++) {
-        r.push_back(t[0][n] / t[1][n]);
-        for (int e = 0; e < 2; e++) {
-            if (n < per_round)
-                best[e].push_back(t[e][n]);
-            else
-                best[e][n % per_round] = std::min(best[e][n % per_round], t[e][n]);
-        }
-    }
-    std::sort(r.begin(), r.end());
-    double med = frames ? (frames & 1 ? r[frames / 2] : (r[frames / 2 - 1] + r[frames / 2]) / 2) : 0;
-
-    printf("encthreads: %s %dx%d, %d frames: %d threads %.3f ms a frame (%.1f fps), "
-           "%d threads %.3f ms a frame (%.1f fps), %.2fx (median of the frames' ratios %.2fx), "
-           "packets %s\n", name, w, h, frames,
-           threads[0], frames ? 1e3 * total[0] / frames : 0, total[0] > 0 ? frames / total[0] : 0,
-           threads[1], frames ? 1e3 * total[1] / frames : 0, total[1] > 0 ? frames / total[1] : 0,
-           total[1] > 0 ? total[0] / total[1] : 0, med, differ ? "DIFFERENT" : "identical");
-    if (rounds > 1 && per_round) {
-        double b[2] = { 0, 0 };
-        for (int e = 0; e < 2; e++)
-            for (double x : best[e])
-                b[e] += x;
-        printf("best of %d: %d threads %.3f ms a frame, %d threads %.3f ms a frame, %.2fx\n",
-               rounds, threads[0], 1e3 * b[0] / per_round, threads[1], 1e3 * b[1] / per_round,
-               b[0] / b[1]);
-    }
+    char what[64];
+    snprintf(what, sizeof(what), "%s %dx%d", name, w, h);
+    times.print("encthreads", what, threads, frames, per_round, rounds, "packets", differ);
 
     for (int e = 0; e < 2; e++)
         avcodec_free_context(&enc[e]);

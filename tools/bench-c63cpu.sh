@@ -43,7 +43,10 @@
 # first, with a one-thread and a two-thread encoder taking turns frame by
 # frame, ENC_ROUNDS times over (default 3): two threads against one as
 # the ratio of the total times, the median of the frames' ratios, and
-# from each frame's best time over the rounds.
+# from each frame's best time over the rounds. tests/decthreads does the
+# same for the decoder (one thread and two) on the stream just encoded,
+# read into memory first: its steady state, without the process's start,
+# ffmpeg's other threads or the output file.
 #
 # Environment: SD_FRAMES (default 100), HD_FRAMES (20), OURS_SD_FRAMES
 # (400), OURS_HD_FRAMES (80), RUNS (3), REF_RUNS (2), PAIRS (5), CLIPS
@@ -64,6 +67,8 @@ REF_RUNS=${REF_RUNS:-2}
 ENC_ROUNDS=${ENC_ROUNDS:-3}
 ENCTHREADS=$BUILD/tests/encthreads
 [ -x "$ENCTHREADS" ] || ENCTHREADS=$BUILD/obj/tests/encthreads
+DECTHREADS=$BUILD/tests/decthreads
+[ -x "$DECTHREADS" ] || DECTHREADS=$BUILD/obj/tests/decthreads
 FF="$BUILD/ffmpeg -nostdin -hide_banner -v error"
 TMP=${TMPDIR:-/tmp}/c63-bench-cpu.$$
 mkdir -p "$TMP" || exit 1
@@ -210,6 +215,11 @@ for size in sd hd; do
         echo "bench-c63cpu: decode $label, to /dev/null: reference $fnr frames/s, c63 $fn1 frames/s ($(ratio "$fn1" "$fnr")), 2 threads $fn2 frames/s ($(ratio "$fn2" "$fnr"))"
     else
         echo "bench-c63cpu: decode $label: c63 $fd frames/s ($cd per CPU second), 2 threads $fd2 frames/s ($(ratio2 "$fd2" "$fd"); median of $PAIRS alternating pairs $pd); output $same2 to one thread's"
+    fi
+    if [ -x "$DECTHREADS" ]; then
+        "$DECTHREADS" -a 1 -b 2 -r "$ENC_ROUNDS" "$TMP/$size.ours.c63" > "$TMP/decthreads" 2>&1 ||
+            { echo "bench-c63cpu: decthreads failed:"; cat "$TMP/decthreads"; }
+        sed "s/^/bench-c63cpu: decode $label, in one process: /" "$TMP/decthreads"
     fi
 done
 exit 0
