@@ -43,8 +43,8 @@
 #define VLC_BITS 9
 
 /* Zero bytes after the unstuffed data, past the padding the bit reader
- * needs: a block's AC loop reads ahead of its position without checking,
- * by at most 63 codes of 16 + 10 bits and an 8-byte load. */
+ * needs: a block is read ahead of its position without checking (see
+ * BitCache), by at most 1694 bits and an 8-byte load. */
 #define C63_DATA_PADDING 256
 
 /* [0]: luminance, [1]: chrominance. Vectors use the luminance DC table. */
@@ -95,38 +95,40 @@ static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits
     return ff_vlc_init_tables_from_lengths(state, VLC_BITS, nb, lens, 1, val, 1, 1, 0, 0);
 }
 
-/* AC run/size codes read together with the magnitude bits that follow:
- * an entry of ac_fast, indexed by the next AC_FAST_BITS bits, is
- * AC_COEF | run << 8 | len | value << 16 for a code whose len bits,
- * magnitude included, fit there, AC_EOB | len for end-of-block, 0 for
- * anything else (ZRL, longer codes), which goes through ac_vlc. */
-#define AC_FAST_BITS 11
-#define AC_COEF      (1 << 5)
-#define AC_EOB       (1 << 6)
-static uint32_t ac_fast[2][1 << AC_FAST_BITS];
+/* Codes read together with the magnitude bits that follow: an entry of
+ * ac_fast or dc_fast, indexed by the next FAST_BITS bits, is
+ * FAST_VALUE | run << 8 | len | value << 16 for a code whose len bits,
+ * magnitude included, fit there (a DC difference or vector component, run
+ * 0; an AC coefficient), FAST_EOB | len for end-of-block, 0 for anything
+ * else (ZRL, longer codes), which goes through dc_vlc or ac_vlc. */
+#define FAST_BITS  11
+#define FAST_VALUE (1 << 5)
+#define FAST_EOB   (1 << 6)
+static uint32_t ac_fast[2][1 << FAST_BITS], dc_fast[2][1 << FAST_BITS];
 
 /* 1 << the larger of the frequency row and column of zigzag position k */
 static uint8_t ring_bit[64];
 
-static av_cold void build_ac_fast(uint32_t *fast, const uint16_t *code, const uint8_t *len)
+static av_cold void build_fast(uint32_t *fast, const uint16_t *code, const uint8_t *len,
+                               int nb_sym, int ac)
 {
-    for (int sym = 0; sym < 256; sym++) {
+    for (int sym = 0; sym < nb_sym; sym++) {
         const int run = sym >> 4, size = sym & 15, l = len[sym];
-        const int free = AC_FAST_BITS - l - size;
-        uint32_t *e = fast + (code[sym] << (AC_FAST_BITS - l));
+        const int free = FAST_BITS - l - size;
+        uint32_t *e = fast + (code[sym] << (FAST_BITS - l));
 
-        if (!l || free < 0 || (!size && run))   /* unused, too long, ZRL */
+        if (!l || free < 0 || (ac && !size && run))   /* unused, too long, ZRL */
             continue;
         if (!size) {
             for (int n = 0; n < 1 << free; n++)
-                e[n] = AC_EOB | l;
+                e[n] = (ac ? FAST_EOB : FAST_VALUE) | l;
             continue;
         }
         for (int mag = 0; mag < 1 << size; mag++) {
             /* the JPEG magnitude: a leading 0 bit means negative */
             const int v = mag >> (size - 1) ? mag : mag - (1 << size) + 1;
             for (int n = 0; n < 1 << free; n++)
-                e[mag << free | n] = AC_COEF | run << 8 | (l + size) | (uint32_t)v << 16;
+                e[mag << free | n] = FAST_VALUE | run << 8 | (l + size) | (uint32_t)v << 16;
         }
     }
 }
@@ -145,8 +147,10 @@ static av_cold void init_static(void)
         ring_bit[k] = 1 << FFMAX(ff_zigzag_direct[k] >> 3, ff_zigzag_direct[k] & 7);
 
     ff_c63_init_huff_codes();
-    for (int c = 0; c < 2; c++)
-        build_ac_fast(ac_fast[c], ff_c63_huff.ac_code[c], ff_c63_huff.ac_len[c]);
+    for (int c = 0; c < 2; c++) {
+        build_fast(ac_fast[c], ff_c63_huff.ac_code[c], ff_c63_huff.ac_len[c], 256, 1);
+        build_fast(dc_fast[c], ff_c63_huff.dc_code[c], ff_c63_huff.dc_len[c], 12, 0);
+    }
 }
 
 static av_cold int c63_decode_init(AVCodecContext *avctx)
@@ -351,6 +355,72 @@ typedef struct BlockState {
     C63MV left;         ///< and that vector
 } BlockState;
 
+/*
+ * A block is read from a 64-bit cache of the bitstream, loaded again only
+ * when fewer bits are left in it than the next read needs: a code is then
+ * found with a shift and a table load, not a load of the data first. pos
+ * is the bit position of the cache's top bit. The reads stay within
+ * C63_DATA_PADDING past the end (see unstuff()): a block is at most 2 + 2 *
+ * 16 + 22 + 63 * 26 = 1694 bits, and the position is clamped between blocks as the
+ * checked bit reader clamps it. Codes that dc_fast and ac_fast do not give
+ * go through get_vlc2() and get_xbits() at the same position.
+ */
+typedef struct BitCache {
+    const uint8_t *buf;
+    uint64_t cache;
+    unsigned pos;
+    int left;           ///< bits of cache that are the data's
+} BitCache;
+
+static av_always_inline void bc_load(BitCache *b)
+{
+    b->cache = AV_RB64(b->buf + (b->pos >> 3)) << (b->pos & 7);
+    b->left  = 64 - (b->pos & 7);
+}
+
+static av_always_inline void bc_need(BitCache *b, int n)
+{
+    if (b->left < n)
+        bc_load(b);
+}
+
+static av_always_inline void bc_skip(BitCache *b, int n)
+{
+    b->cache <<= n;
+    b->left   -= n;
+    b->pos    += n;
+}
+
+/* The entry of table fast for the next FAST_BITS bits. */
+static av_always_inline uint32_t bc_fast(BitCache *b, const uint32_t *fast)
+{
+    bc_need(b, FAST_BITS);
+    return fast[b->cache >> (64 - FAST_BITS)];
+}
+
+/* A DC difference or vector component (a DC-table size of at most max_size
+ * and its magnitude) into *v; < 0 on an invalid code. */
+static av_always_inline int bc_value(BitCache *b, GetBitContext *gb, int chroma,
+                                     int max_size, int *v)
+{
+    const uint32_t e = bc_fast(b, dc_fast[chroma]);
+    int size;
+
+    if (e) {
+        *v = (int32_t)e >> 16;
+        bc_skip(b, e & 31);
+        return 0;
+    }
+    gb->index = b->pos;
+    size = get_vlc2(gb, dc_vlc[chroma], VLC_BITS, 2);
+    if (size < 0 || size > max_size)
+        return AVERROR_INVALIDDATA;
+    *v = size ? get_xbits(gb, size) : 0;
+    b->pos = gb->index;
+    bc_load(b);
+    return 0;
+}
+
 /* Entropy-decode one block into *blk and coef (zeroed first). */
 static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *gb,
                         int plane, int bx, int by, int keyframe,
@@ -358,12 +428,16 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
 {
     const C63Geometry *g = &s->geo;
     const int chroma = plane > 0;
-    int use_mv, size, diff, rings = 0;
+    const uint32_t *fast = ac_fast[chroma];
+    BitCache b = { .buf = gb->buffer, .pos = gb->index };
+    int use_mv, diff, rings = 0;
 
     for (int i = 0; i < 64; i += 8)
         AV_ZERO128(coef + i);
 
-    use_mv = get_bits1(gb);
+    bc_load(&b);
+    use_mv = b.cache >> 63;
+    bc_skip(&b, 1);
     if (use_mv) {
         C63MV mv;
         int x, y;
@@ -372,7 +446,8 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
             av_log(avctx, AV_LOG_ERROR, "Motion vector in a keyframe\n");
             return AVERROR_INVALIDDATA;
         }
-        if (get_bits1(gb)) {
+        if (b.cache >> 63) {
+            bc_skip(&b, 1);
             if (!bx || !st->left_mv) {
                 av_log(avctx, AV_LOG_ERROR, "Vector reuse without a left neighbour vector\n");
                 return AVERROR_INVALIDDATA;
@@ -380,14 +455,12 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
             mv = st->left;
         } else {
             int v[2];
-            for (int i = 0; i < 2; i++) {
-                size = get_vlc2(gb, dc_vlc[0], VLC_BITS, 2);
-                if (size < 0 || size > 7) {
+            bc_skip(&b, 1);
+            for (int i = 0; i < 2; i++)
+                if (bc_value(&b, gb, 0, 7, &v[i]) < 0) {
                     av_log(avctx, AV_LOG_ERROR, "Invalid motion vector code\n");
                     return AVERROR_INVALIDDATA;
                 }
-                v[i] = size ? get_xbits(gb, size) : 0;
-            }
             mv.x = v[0];    /* |v| < 128: sizes are at most 7 */
             mv.y = v[1];
         }
@@ -406,13 +479,11 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     st->left_mv = use_mv;
     blk->use_mv = use_mv;
 
-    size = get_vlc2(gb, dc_vlc[chroma], VLC_BITS, 2);
-    if (size < 0 || size > 11) {
+    if (bc_value(&b, gb, chroma, 11, &diff) < 0) {
         av_log(avctx, AV_LOG_ERROR, "Invalid DC code in block (%d,%d) of plane %d\n",
                bx, by, plane);
         return AVERROR_INVALIDDATA;
     }
-    diff = size ? get_xbits(gb, size) : 0;
     *dc += diff;
     if (*dc < INT16_MIN || *dc > INT16_MAX) {
         av_log(avctx, AV_LOG_ERROR, "DC coefficient out of range\n");
@@ -420,80 +491,57 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
     }
     coef[0] = blk->dc = *dc;
 
-    {
-        /* The AC loop reads from a 64-bit cache of its own, loaded again only
-         * when fewer than AC_FAST_BITS bits are left in it: the next code is
-         * then found with a shift and a table load, not a load of the data
-         * first. pos is the bit position of the cache's top bit; the reads
-         * stay within C63_DATA_PADDING past the end (see unstuff()). What
-         * ac_fast does not give goes through get_vlc2() and get_xbits(). */
-        const uint32_t *fast = ac_fast[chroma];
-        const uint8_t *buf = gb->buffer;
-        unsigned pos = gb->index;
-        uint64_t cache = AV_RB64(buf + (pos >> 3)) << (pos & 7);
-        int left = 64 - (pos & 7);
+    for (int k = 1; k < 64;) {
+        int code, run, size;
+        const uint32_t e = bc_fast(&b, fast);
 
-        for (int k = 1; k < 64;) {
-            int code, run;
-            uint32_t e;
-
-            if (left < AC_FAST_BITS) {
-                cache = AV_RB64(buf + (pos >> 3)) << (pos & 7);
-                left  = 64 - (pos & 7);
+        if (e & FAST_VALUE) {
+            k += (e >> 8) & 15;
+            if (k > 63)
+                goto bad_run;
+            rings    |= ring_bit[k];
+            coef[k++] = (int32_t)e >> 16;
+            bc_skip(&b, e & 31);
+            continue;
+        }
+        if (e & FAST_EOB) {
+            b.pos += e & 31;
+            break;
+        }
+        gb->index = b.pos;
+        code = get_vlc2(gb, ac_vlc[chroma], VLC_BITS, 2);
+        if (code < 0) {
+            av_log(avctx, AV_LOG_ERROR, "Invalid AC code in block (%d,%d) of plane %d\n",
+                   bx, by, plane);
+            return AVERROR_INVALIDDATA;
+        }
+        run  = code >> 4;
+        size = code & 15;
+        if (!size) {
+            if (!run) {
+                b.pos = gb->index;
+                break;                  /* EOB */
             }
-            e = fast[cache >> (64 - AC_FAST_BITS)];
-            if (e & AC_COEF) {
-                const int len = e & 31;
-                k += (e >> 8) & 15;
-                if (k > 63)
-                    goto bad_run;
-                rings    |= ring_bit[k];
-                coef[k++] = (int32_t)e >> 16;
-                cache <<= len;
-                left   -= len;
-                pos    += len;
-                continue;
-            }
-            if (e & AC_EOB) {
-                pos += e & 31;
-                break;
-            }
-            gb->index = pos;
-            code = get_vlc2(gb, ac_vlc[chroma], VLC_BITS, 2);
-            if (code < 0) {
-                av_log(avctx, AV_LOG_ERROR, "Invalid AC code in block (%d,%d) of plane %d\n",
+            run = 16;                   /* ZRL */
+            if (k + run > 63)
+                goto bad_run;
+        } else {
+            k += run;
+            if (k > 63) {
+bad_run:
+                av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
                        bx, by, plane);
                 return AVERROR_INVALIDDATA;
             }
-            run  = code >> 4;
-            size = code & 15;
-            if (!size) {
-                if (!run) {
-                    pos = gb->index;
-                    break;                  /* EOB */
-                }
-                run = 16;                   /* ZRL */
-                if (k + run > 63)
-                    goto bad_run;
-            } else {
-                k += run;
-                if (k > 63) {
-bad_run:
-                    av_log(avctx, AV_LOG_ERROR, "AC run past the end of block (%d,%d) of plane %d\n",
-                           bx, by, plane);
-                    return AVERROR_INVALIDDATA;
-                }
-                coef[k] = get_xbits(gb, size);
-                rings |= ring_bit[k];
-                run    = 1;
-            }
-            k    += run;
-            pos   = gb->index;
-            cache = AV_RB64(buf + (pos >> 3)) << (pos & 7);
-            left  = 64 - (pos & 7);
+            coef[k] = get_xbits(gb, size);
+            rings |= ring_bit[k];
+            run    = 1;
         }
-        gb->index = FFMIN(pos, (unsigned)gb->size_in_bits_plus8);
+        k    += run;
+        b.pos = gb->index;
+        bc_load(&b);
     }
+    gb->index = FFMIN(b.pos, (unsigned)gb->size_in_bits_plus8);
 
     blk->rings = rings;
     return 0;
