@@ -52,12 +52,11 @@ static const VLCElem *dc_vlc[2], *ac_vlc[2];
 
 /* A block as the entropy decoder leaves it for the reconstruction. */
 typedef struct C63Block {
-    int16_t dc;                 ///< the DC coefficient
     int8_t  mvx, mvy;           ///< the vector, if use_mv
     uint8_t use_mv;
     uint8_t rings;              ///< bit r: a non-zero AC coefficient whose larger
-                                ///  of frequency row and column is r (none: coef
-                                ///  is unused)
+                                ///  of frequency row and column is r (none: only
+                                ///  coef[0], the DC, may be non-zero)
 } C63Block;
 
 typedef struct C63DecContext {
@@ -489,7 +488,7 @@ static int decode_block(AVCodecContext *avctx, C63DecContext *s, GetBitContext *
         av_log(avctx, AV_LOG_ERROR, "DC coefficient out of range\n");
         return AVERROR_INVALIDDATA;
     }
-    coef[0] = blk->dc = *dc;
+    coef[0] = *dc;
 
     for (int k = 1; k < 64;) {
         int code, run, size;
@@ -598,7 +597,6 @@ static void reconstruct_row(C63DecContext *s, AVFrame *cur, int v, int keyframe,
     const AVFrame *ref   = s->ref;
     const C63Block *blk  = s->blocks + (size_t)slot * g->mb_w * 6;
     const int16_t (*coef)[64] = (const int16_t (*)[64])s->coef + (size_t)slot * g->mb_w * 6;
-    DECLARE_ALIGNED(16, int16_t, res)[64];
 
     for (int u = 0; u < g->mb_w; u++) {
         /* Blocks are written into cur, and predicted from where the
@@ -616,15 +614,10 @@ static void reconstruct_row(C63DecContext *s, AVFrame *cur, int v, int keyframe,
             const uint8_t *pred = blk->use_mv ?
                 ref->data[p] + (8 * by + blk->mvy) * ref_stride + 8 * bx + blk->mvx : NULL;
 
-            if (blk->rings) {
-                s->dsp.dequant_idct(res, *coef, q[p], av_log2(blk->rings) + 1);
-            } else {
-                /* the DC alone (frequent in inter frames): no transform */
-                uint64_t v4 = (uint16_t)ff_c63_dc_residual(blk->dc, q[p][0]) * 0x0001000100010001ULL;
-                for (int k = 0; k < 64; k += 4)
-                    AV_WN64A(res + k, v4);
-            }
-            s->dsp.add_pred(cur->data[p] + 8 * by * stride + 8 * bx, stride, pred, ref_stride, res);
+            /* no AC coefficient: bound 1, the DC alone (no transform) */
+            s->dsp.dequant_idct_add(cur->data[p] + 8 * by * stride + 8 * bx, stride,
+                                    pred, ref_stride, *coef, q[p],
+                                    blk->rings ? av_log2(blk->rings) + 1 : 1);
         }
     }
 }

@@ -293,6 +293,16 @@ static void add_pred_c(uint8_t *dst, ptrdiff_t dst_stride,
     }
 }
 
+static void dequant_idct_add_c(uint8_t *dst, ptrdiff_t dst_stride,
+                               const uint8_t *pred, ptrdiff_t pred_stride,
+                               const int16_t coef[64], const uint8_t q[64], int n)
+{
+    int16_t res[64];
+
+    dequant_idct_c(res, coef, q, n);
+    add_pred_c(dst, dst_stride, pred, pred_stride, res);
+}
+
 static void sub_pred_c(int16_t res[64], const uint8_t *src, ptrdiff_t src_stride,
                        const uint8_t *pred, ptrdiff_t pred_stride)
 {
@@ -327,9 +337,9 @@ uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t st
 
 av_cold void ff_c63dsp_init(C63DSPContext *c)
 {
-    c->fdct_quant   = fdct_quant_c;
-    c->dequant_idct = dequant_idct_c;
-    c->add_pred     = add_pred_c;
+    c->fdct_quant       = fdct_quant_c;
+    c->dequant_idct_add = dequant_idct_add_c;
+    c->add_pred         = add_pred_c;
     c->sub_pred     = sub_pred_c;
     c->me_search    = NULL;
     c->block_sums   = NULL;

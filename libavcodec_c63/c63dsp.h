@@ -36,16 +36,19 @@ typedef struct C63DSPContext {
 
     /**
      * Dequantisation and inverse transform of one block (FORMAT.md 5,
-     * steps 2-5 up to the int16 conversion).
-     * @param res   reconstructed residual, natural order, row stride 8
+     * steps 2-5 up to the int16 conversion), then the residual added to the
+     * prediction as add_pred does: the block's reconstruction.
+     * @param dst   the reconstruction
+     * @param pred  the prediction; may be NULL (zero)
      * @param coef  64 quantised coefficients, zigzag order
      * @param n     1 to 8: the coefficients outside the top-left n x n of
      *              the block (frequency rows and columns) are zero; 8 when
      *              that is not known. The result does not depend on n, only
      *              the work: the terms left out are products with zeros.
      */
-    void (*dequant_idct)(int16_t res[64], const int16_t coef[64], const uint8_t q[64],
-                         int n);
+    void (*dequant_idct_add)(uint8_t *dst, ptrdiff_t dst_stride,
+                             const uint8_t *pred, ptrdiff_t pred_stride,
+                             const int16_t coef[64], const uint8_t q[64], int n);
 
     /** dst = clip(pred + res, 0, 255) for an 8x8 block; pred may be NULL (zero). */
     void (*add_pred)(uint8_t *dst, ptrdiff_t dst_stride,

@@ -192,8 +192,8 @@ static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int h
                 }
                 s->dsp.sub_pred(res, src, stride, pred, stride);
                 s->dsp.fdct_quant(coef, res, s->q[p]);
-                s->dsp.dequant_idct(res, coef, s->q[p], 8);
-                s->dsp.add_pred(rec + 8 * by * stride + 8 * bx, stride, pred, stride, res);
+                s->dsp.dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
+                                        coef, s->q[p], 8);
             }
         }
     }

@@ -190,19 +190,25 @@ static int idct_bound(const int16_t coef[64])
     return n;
 }
 
-// dequant_idct is given the exact bound of the coefficients, every larger
-// one, and 8 (unknown); its result must not depend on which.
-static void check_dequant_idct()
+// dequant_idct_add against the reference transform added to a prediction
+// (random, at the limits, or none) and clipped, in a larger picture whose
+// other samples must stay as they are. It is given the exact bound of the
+// coefficients, every larger one, and 8 (unknown); its result must not
+// depend on which.
+static void check_dequant_idct_add()
 {
     static const int qps[] = { 1, 5, 25, 50 };
-    const auto vers = distinct(&C63DSPContext::dequant_idct);
+    const auto vers = distinct(&C63DSPContext::dequant_idct_add);
+    const int stride = 40;
+    std::vector<uint8_t> pred(10 * stride), da(10 * stride), db(10 * stride);
+    std::uniform_int_distribution<int> pix(0, 255);
     for (int qp : qps) {
         uint8_t q[3][64];
         ff_c63_quant_tables(q, qp);
         bool ok = true;
         std::string detail;
         for (int iter = 0; iter < 20000 && ok; iter++) {
-            int16_t coef[64] = { 0 }, a[64], b[64];
+            int16_t coef[64] = { 0 }, a[64];
             // realistic coefficients: from transforming a random residual,
             // plus sparse random blocks (DC only, empty, a few AC)
             if (iter % 4 == 3) {
@@ -238,17 +244,32 @@ static void check_dequant_idct()
                 if (iter & 2)
                     std::memset(coef + 1, 0, 63 * sizeof(*coef));
             }
+            const int mode = iter / 3 % 5;
+            for (auto &x : pred)
+                x = mode == 1 ? 0 : mode == 2 ? 255 : pix(rng);
+            const uint8_t *p = mode == 4 ? nullptr : pred.data() + stride + iter % 7;
+            const int off = stride + iter % 5;
+            std::fill(da.begin(), da.end(), 7);
             ff_c63_dequant_idct_ref(a, coef, q[iter % 3]);
+            for (int y = 0; y < 8; y++)
+                for (int x = 0; x < 8; x++)
+                    da[off + y * stride + x] = av_clip_uint8((p ? p[y * stride + x] : 0) + a[8 * y + x]);
             for (const Version *v : vers) {
                 for (int n = idct_bound(coef); n <= 8 && ok; n++) {
-                    v->dsp.dequant_idct(b, coef, q[iter % 3], n);
-                    ok = same_block(a, b, v->name, qp, "sample", detail);
-                    if (!ok)
-                        detail += " (bound " + std::to_string(n) + ")";
+                    std::fill(db.begin(), db.end(), 7);
+                    v->dsp.dequant_idct_add(db.data() + off, stride, p, stride, coef, q[iter % 3], n);
+                    for (size_t i = 0; i < da.size() && ok; i++)
+                        if (da[i] != db[i]) {
+                            ok = false;
+                            detail = std::string(v->name) + " qp " + std::to_string(qp) +
+                                     " byte " + std::to_string(i) + ": " + std::to_string(da[i]) +
+                                     " vs " + std::to_string(db[i]) + " (bound " +
+                                     std::to_string(n) + (p ? ")" : ", no prediction)");
+                        }
                 }
             }
         }
-        std::string name = "dequant_idct qp " + std::to_string(qp);
+        std::string name = "dequant_idct_add qp " + std::to_string(qp);
         report(name.c_str(), ok, detail);
     }
 }
@@ -586,9 +607,14 @@ static void run_bench(const MECmpContext &mecc)
             v->dsp.fdct_quant(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
     bench_line("dequant_idct", "ref", [&](int i) {
         ff_c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
-    for (const Version *v : distinct(&C63DSPContext::dequant_idct))
-        bench_line("dequant_idct", v->name, [&](int i) {
-            v->dsp.dequant_idct(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0], 8); }, n);
+    std::vector<uint8_t> pix(64 * 1024 + 64);
+    std::uniform_int_distribution<int> p(0, 255);
+    for (auto &v : pix)
+        v = p(rng);
+    for (const Version *v : distinct(&C63DSPContext::dequant_idct_add))
+        bench_line("dequant_idct_add", v->name, [&](int i) {
+            v->dsp.dequant_idct_add(&pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8,
+                                    &coef[64 * (i & 1023)], q[0], 8); }, n);
     // as the decoder calls it: with the blocks' bounds, here those of the
     // coefficients of a smoother residual
     {
@@ -601,16 +627,12 @@ static void run_bench(const MECmpContext &mecc)
             ff_c63_fdct_quant_ref(&scoef[64 * i], &sres[64 * i], q[0]);
             bound[i] = idct_bound(&scoef[64 * i]);
         }
-        for (const Version *v : distinct(&C63DSPContext::dequant_idct))
-            bench_line("dequant_idct, bounded", v->name, [&](int i) {
-                v->dsp.dequant_idct(&out[64 * (i & 1023)], &scoef[64 * (i & 1023)], q[0],
-                                    bound[i & 1023]); }, n);
+        for (const Version *v : distinct(&C63DSPContext::dequant_idct_add))
+            bench_line("dequant_idct_add, bounded", v->name, [&](int i) {
+                v->dsp.dequant_idct_add(&pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8,
+                                        &scoef[64 * (i & 1023)], q[0], bound[i & 1023]); }, n);
     }
 
-    std::vector<uint8_t> pix(64 * 1024 + 64);
-    std::uniform_int_distribution<int> p(0, 255);
-    for (auto &v : pix)
-        v = p(rng);
     for (const Version *v : distinct(&C63DSPContext::sub_pred))
         bench_line("sub_pred", v->name, [&](int i) {
             v->dsp.sub_pred(&out[64 * (i & 1023)], &pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8); }, n);
@@ -669,7 +691,7 @@ int main(int argc, char **argv)
     ff_me_cmp_init(&mecc, avctx);
 
     check_fdct_quant();
-    check_dequant_idct();
+    check_dequant_idct_add();
     check_pred();
     check_block_sums();
     check_motion_search(mecc);

@@ -521,8 +521,11 @@ cglobal c63_fdct_quant, 3, 3, 16, 256, coef, res, q
     RET
 
 ;------------------------------------------------------------------------------
-; void ff_c63_dequant_idct(int16_t res[64], const int16_t coef[64],
-;                          const uint8_t q[64], int n)
+; void ff_c63_dequant_idct_add(uint8_t *dst, ptrdiff_t dst_stride,
+;                              const uint8_t *pred, ptrdiff_t pred_stride,
+;                              const int16_t coef[64], const uint8_t q[64], int n)
+; The residual of the block (dequant_idct_c) added to the prediction and
+; clipped as add_pred does, each row as the transform's second pass gives it.
 ; The coefficients outside the top-left n x n of the block (frequency rows and
 ; columns, natural order) are zero. With n = 8 the function looks for the
 ; DC-only and 4 x 4 cases itself; below 8 it takes n as given.
@@ -540,7 +543,20 @@ DEF_TABLE ZZI_, \
     %xdefine XA rsp + 4 * ZZI_ %+ %%n
 %endmacro
 
-; the second pass, clamped, converted and stored; %1 terms
+; the residual's row %1 (int16) added to the prediction's row, clipped and
+; stored; the next rows; xm11 = 0
+%macro ADD_PRED_ROW 1
+    movq          xm15, [predq]
+    punpcklbw     xm15, xm11
+    paddsw        xm15, %1
+    packuswb      xm15, xm15
+    movq         [dstq], xm15
+    add           dstq, dstrideq
+    add          predq, pstrideq
+%endmacro
+
+; the second pass, clamped and converted into the residual on the stack (the
+; first pass's input is spent), then added to the prediction; %1 terms
 %macro IDCT_COLS 1
     vbroadcastss   m12, [c63_int16_min]
     vbroadcastss   m13, [c63_int16_max]
@@ -552,7 +568,13 @@ DEF_TABLE ZZI_, \
     cvttps2dq      m14, m14
     vextracti128  xm15, m14, 1
     packssdw      xm14, xm15
-    movu  [outq + 16 * v_i], xm14
+    mova  [rsp + 16 * v_i], xm14
+%assign v_i v_i+1
+%endrep
+    pxor          xm11, xm11
+%assign v_i 0
+%rep 8
+    ADD_PRED_ROW  [rsp + 16 * v_i]
 %assign v_i v_i+1
 %endrep
     RET
@@ -598,7 +620,13 @@ DEF_TABLE ZZI_, \
     IDCT_COLS %1
 %endmacro
 
-cglobal c63_dequant_idct, 4, 5, 16, 256, out, in, qt, n, dc
+cglobal c63_dequant_idct_add, 7, 8, 16, 256, dst, dstride, pred, pstride, in, qt, n, dc
+    ; a NULL prediction: a row of zeros read again for every row
+    test         predq, predq
+    jnz .have_pred
+    lea          predq, [c63_zero]
+    xor       pstrided, pstrided
+.have_pred:
     cmp             nd, 8
     jb .bounded
     ; all AC coefficients zero: every output is the scaled DC
@@ -643,12 +671,12 @@ cglobal c63_dequant_idct, 4, 5, 16, 256, out, in, qt, n, dc
     maxss          xm0, [c63_int16_min]
     minss          xm0, [c63_int16_max]
     cvttss2si      dcd, xm0
-    movd           xm0, dcd
-    vpbroadcastw    m0, xm0
-    movu   [outq],      m0
-    movu   [outq + 32], m0
-    movu   [outq + 64], m0
-    movu   [outq + 96], m0
+    movd          xm14, dcd
+    vpbroadcastw  xm10, xm14
+    pxor          xm11, xm11
+%rep 8
+    ADD_PRED_ROW  xm10
+%endrep
     RET
 
 %endif ; HAVE_AVX2_EXTERNAL && ARCH_X86_64

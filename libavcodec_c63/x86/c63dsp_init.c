@@ -32,8 +32,9 @@ void ff_c63_add_pred_sse2(uint8_t *dst, ptrdiff_t dst_stride,
                           const int16_t res[64]);
 void ff_c63_block_sums_avx2(uint16_t *dst, const uint8_t *src, ptrdiff_t stride, int n);
 void ff_c63_fdct_quant_avx2(int16_t coef[64], const int16_t res[64], const uint8_t q[64]);
-void ff_c63_dequant_idct_avx2(int16_t res[64], const int16_t coef[64], const uint8_t q[64],
-                              int n);
+void ff_c63_dequant_idct_add_avx2(uint8_t *dst, ptrdiff_t dst_stride,
+                                  const uint8_t *pred, ptrdiff_t pred_stride,
+                                  const int16_t coef[64], const uint8_t q[64], int n);
 uint32_t ff_c63_me_search_avx2(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
                                int nx, int ny, const uint16_t *sums, int seed);
 
@@ -47,10 +48,10 @@ av_cold void ff_c63dsp_init_x86(C63DSPContext *c)
     }
 #if ARCH_X86_64
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
-        c->fdct_quant   = ff_c63_fdct_quant_avx2;
-        c->dequant_idct = ff_c63_dequant_idct_avx2;
-        c->me_search    = ff_c63_me_search_avx2;
-        c->block_sums   = ff_c63_block_sums_avx2;
+        c->fdct_quant       = ff_c63_fdct_quant_avx2;
+        c->dequant_idct_add = ff_c63_dequant_idct_add_avx2;
+        c->me_search        = ff_c63_me_search_avx2;
+        c->block_sums       = ff_c63_block_sums_avx2;
     }
 #endif
 }
