@@ -114,10 +114,11 @@ static av_cold void build_fast(uint32_t *fast, const uint16_t *code, const uint8
     for (int sym = 0; sym < nb_sym; sym++) {
         const int run = sym >> 4, size = sym & 15, l = len[sym];
         const int free = FAST_BITS - l - size;
-        uint32_t *e = fast + (code[sym] << (FAST_BITS - l));
+        uint32_t *e;
 
         if (!l || free < 0 || (ac && !size && run))   /* unused, too long, ZRL */
             continue;
+        e = fast + (code[sym] << (FAST_BITS - l));
         if (!size) {
             for (int n = 0; n < 1 << free; n++)
                 e[n] = (ac ? FAST_EOB : FAST_VALUE) | l;
