@@ -22,13 +22,27 @@
  * @file
  * Codec63 encoder, bit-exact with the reference encoder: full-search motion
  * estimation against the previous reconstruction, float DCT, JPEG-style
- * entropy coding. Slice-threaded over MCU rows, one pass of the threads a
- * frame; the output does not depend on the thread count. Also the CPU twin
- * of the c63_cuda encoder.
+ * entropy coding. Also the CPU twin of the c63_cuda encoder.
+ *
+ * Threads: each frame is cut into jobs (half MCU rows, then the rows'
+ * entropy coding, then the sums of the reconstruction for the next frame's
+ * motion search), and the jobs of two frames in a row are published to the
+ * worker threads of an AVExecutor as one sequence: a frame's half row
+ * waits only for the rows of the frame before it that it reads or
+ * overwrites, so the workers go on into the next frame instead of meeting
+ * at the end of each one. That is one frame of delay; the output does not
+ * depend on the thread count. With one thread there is no delay and the
+ * jobs run on the caller's thread.
  */
 
+#include <stdatomic.h>
 #include <string.h>
 
+#include "config.h"
+
+#include "libavutil/avassert.h"
+#include "libavutil/cpu.h"
+#include "libavutil/executor.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
@@ -44,9 +58,51 @@
 #include "c63me.h"
 
 enum {
-    ENTROPY_ROWS,                   ///< ff_c63_write_frame(), row-parallel
+    ENTROPY_ROWS,                   ///< ff_c63_write_row() jobs
     ENTROPY_TWIN,                   ///< ff_c63_write_frame_twin(), serial
 };
+
+/* Frames in flight at most (with more than one thread), and the sets of
+ * progress for them: a frame's jobs may still read the progress of the
+ * frame before it after that one has been output, so a set is taken again
+ * only two frames later. */
+#define MAX_INFLIGHT  2
+#define NB_PROGRESS   (MAX_INFLIGHT + 1)
+#define C63_MAX_AUTO_THREADS 16
+
+/* The buffers a frame fills; the frame two after it takes them again, once
+ * its packet is out. */
+typedef struct C63EncBuffers {
+    uint8_t      *orig[3];          ///< padded input planes
+    C63CodedFrame coded;
+    C63Writer     writer;
+} C63EncBuffers;
+
+/* A frame in the encoder: its jobs and their progress. */
+typedef struct C63EncFrame {
+    AVFrame        *frame;          ///< the input, until the packet is made
+    C63EncBuffers  *buf;
+    const struct C63EncFrame *prev; ///< the frame coded before it, or NULL
+    int             cur;            ///< it reconstructs into recon[cur]
+    int             nb_code;        ///< its rows' entropy coding jobs (0 or mb_h)
+    int             nb_sums;        ///< its reconstruction's sums jobs (0 or mb_h)
+    /* its jobs are sequence numbers first_job .. first_job + nb_jobs - 1
+     * (modulo 2^32); nb_jobs is 0 while the set is being filled */
+    atomic_uint     first_job, nb_jobs;
+    atomic_int      jobs_left;
+    ThreadProgress *half_done;      ///< 2 * mb_h: the left, right half of each MCU row
+    ThreadProgress *sums_done;      ///< mb_h: the sums of each MCU row
+    ThreadProgress  done;           ///< 1 when every job has run
+} C63EncFrame;
+
+/* What wakes a worker thread: an executor task that runs the published
+ * jobs (run_jobs()). Each is queued at most once; one that is queued or
+ * has not yet looked for jobs will find the ones published after it was
+ * queued, so it need not be queued again for them. */
+typedef struct C63Waker {
+    AVTask      task;
+    atomic_int  queued;
+} C63Waker;
 
 typedef struct C63EncContext {
     const AVClass *class;
@@ -55,27 +111,50 @@ typedef struct C63EncContext {
     C63DSPContext dsp;
     MECmpContext  mecc;
     C63Geometry   geo;
-    C63Writer     writer;
     C63TwinWriter twin;
     int           entropy;          ///< ENTROPY_*
     int           range[3];
     uint8_t       q[3][64];
 
-    uint8_t      *orig[3];          ///< padded input planes
-    uint8_t      *recon[2][3];      ///< padded reconstructions: current, previous
+    uint8_t      *recon[2][3];      ///< padded reconstructions
     uint16_t     *bsum[2][3];       ///< 8x2 sums of recon[0] and recon[1]
-    int           bsum_ready[2];    ///< bsum[i] holds the sums of recon[i]
-    int           cur;
-    int           since_key;
-    C63CodedFrame coded;
+    C63EncBuffers buf[MAX_INFLIGHT];
+    C63EncFrame   fr[NB_PROGRESS];
 
-    /* The frame's pass of the slice threads (encode_job()): its jobs, and
-     * which half rows are reconstructed (1 when done) */
-    const AVFrame  *pass_frame;
-    int             pass_code;      ///< rows' entropy coding jobs (0 or mb_h)
-    int             pass_sums;      ///< next reference's sums jobs (0 or mb_h)
-    ThreadProgress *half_done;      ///< 2 * mb_h: the left, right half of each MCU row
+    int           nb_threads;       ///< worker threads (0: the caller runs the jobs)
+    int           depth;            ///< frames in flight before one is waited for
+    AVExecutor   *exec;
+    C63Waker     *wakers;           ///< nb_threads
+    atomic_uint   published;        ///< jobs published (sequence numbers below it)
+    atomic_uint   taken;            ///< jobs taken by a thread
+
+    AVFrame      *in;
+    int64_t       nb_submitted;     ///< frames submitted
+    int64_t       nb_output;        ///< frames output (or dropped by an error)
+    int           since_key;
+    int           cur;              ///< the last submitted frame's recon index
+    int           eof;
+    int           error;            ///< after a lost packet, every call fails
 } C63EncContext;
+
+static int run_jobs(C63EncContext *s);
+
+static int waker_run(AVTask *t, void *local, void *opaque)
+{
+    C63Waker *w = (C63Waker *)t;
+    atomic_store(&w->queued, 0);
+    return run_jobs(opaque);
+}
+
+static int waker_ready(const AVTask *t, void *opaque)
+{
+    return 1;
+}
+
+static int waker_priority_higher(const AVTask *a, const AVTask *b)
+{
+    return 0;
+}
 
 static av_cold int c63_encode_init(AVCodecContext *avctx)
 {
@@ -93,36 +172,76 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
 
+    s->nb_threads = avctx->thread_count ? avctx->thread_count
+                                        : FFMIN(av_cpu_count(), C63_MAX_AUTO_THREADS);
+    if (s->nb_threads <= 1 || !HAVE_THREADS)
+        s->nb_threads = 0;
+    s->depth = s->nb_threads ? MAX_INFLIGHT : 1;
+
     /* Coefficients and vectors of the three planes in one buffer each,
      * as the GPU coder's twin takes them. */
     total = (size_t)g->w[0] * g->h[0] + 2 * (size_t)g->w[1] * g->h[1];
-    s->coded.coef[0] = av_malloc_array(total, sizeof(int16_t));
-    s->coded.mv[0]   = av_calloc(total / 64, sizeof(C63MV));
-    if (!s->coded.coef[0] || !s->coded.mv[0])
-        return AVERROR(ENOMEM);
+    for (int i = 0; i < s->depth; i++) {
+        C63EncBuffers *b = &s->buf[i];
+        b->coded.coef[0] = av_malloc_array(total, sizeof(int16_t));
+        b->coded.mv[0]   = av_calloc(total / 64, sizeof(C63MV));
+        if (!b->coded.coef[0] || !b->coded.mv[0])
+            return AVERROR(ENOMEM);
+        for (int p = 0; p < 3; p++) {
+            if (!(b->orig[p] = av_mallocz((size_t)g->w[p] * g->h[p])))
+                return AVERROR(ENOMEM);
+            if (p) {
+                b->coded.coef[p] = b->coded.coef[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1];
+                b->coded.mv[p]   = b->coded.mv[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1] / 64;
+            }
+        }
+    }
     for (int p = 0; p < 3; p++) {
         size_t n = (size_t)g->w[p] * g->h[p];
-        s->orig[p]     = av_mallocz(n);
         s->recon[0][p] = av_mallocz(n);
         s->recon[1][p] = av_mallocz(n);
         /* zeroed: me_search reads (and ignores) entries past the last
          * position a row's sums are computed for */
         s->bsum[0][p]  = av_calloc(n, sizeof(*s->bsum[0][p]));
         s->bsum[1][p]  = av_calloc(n, sizeof(*s->bsum[1][p]));
-        if (p) {
-            s->coded.coef[p] = s->coded.coef[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1];
-            s->coded.mv[p]   = s->coded.mv[p - 1] + (size_t)g->w[p - 1] * g->h[p - 1] / 64;
-        }
-        if (!s->orig[p] || !s->recon[0][p] || !s->recon[1][p] ||
-            !s->bsum[0][p] || !s->bsum[1][p])
+        if (!s->recon[0][p] || !s->recon[1][p] || !s->bsum[0][p] || !s->bsum[1][p])
             return AVERROR(ENOMEM);
     }
-    s->half_done = av_calloc(2 * g->mb_h, sizeof(*s->half_done));
-    if (!s->half_done)
-        return AVERROR(ENOMEM);
-    for (int i = 0; i < 2 * g->mb_h; i++)
-        if ((ret = ff_thread_progress_init(&s->half_done[i], 1)) < 0)
+    for (int i = 0; i < NB_PROGRESS; i++) {
+        C63EncFrame *f = &s->fr[i];
+        f->half_done = av_calloc(2 * g->mb_h, sizeof(*f->half_done));
+        f->sums_done = av_calloc(g->mb_h, sizeof(*f->sums_done));
+        if (!f->half_done || !f->sums_done)
+            return AVERROR(ENOMEM);
+        for (int j = 0; j < 2 * g->mb_h; j++)
+            if ((ret = ff_thread_progress_init(&f->half_done[j], s->nb_threads > 0)) < 0)
+                return ret;
+        for (int j = 0; j < g->mb_h; j++)
+            if ((ret = ff_thread_progress_init(&f->sums_done[j], s->nb_threads > 0)) < 0)
+                return ret;
+        if ((ret = ff_thread_progress_init(&f->done, s->nb_threads > 0)) < 0)
             return ret;
+        if (!(f->frame = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+    }
+    if (!(s->in = av_frame_alloc()))
+        return AVERROR(ENOMEM);
+
+    if (s->nb_threads) {
+        const AVTaskCallbacks cb = {
+            .user_data       = s,
+            .priority_higher = waker_priority_higher,
+            .ready           = waker_ready,
+            .run             = waker_run,
+        };
+        s->wakers = av_calloc(s->nb_threads, sizeof(*s->wakers));
+        if (!s->wakers)
+            return AVERROR(ENOMEM);
+        if (!(s->exec = av_executor_alloc(&cb, s->nb_threads))) {
+            av_log(avctx, AV_LOG_ERROR, "Cannot start %d threads\n", s->nb_threads);
+            return AVERROR(ENOMEM);
+        }
+    }
     s->since_key = avctx->gop_size;
     return 0;
 }
@@ -138,21 +257,38 @@ static void bsum_rows(C63EncContext *s, int i, int v)
     }
 }
 
-/* Thread job: the sums of the reference (arg: its index) for MCU row v. */
-static int ref_sums_job(AVCodecContext *avctx, void *arg, int v, int thread)
+/* Wait until both halves of MCU row v of f are reconstructed (v may be
+ * outside the frame: nothing to wait for). */
+static void row_wait(const C63EncContext *s, const C63EncFrame *f, int v)
 {
-    bsum_rows(avctx->priv_data, *(const int *)arg, v);
-    return 0;
+    if (v < 0 || v >= s->geo.mb_h)
+        return;
+    ff_thread_progress_await(&f->half_done[2 * v],     1);
+    ff_thread_progress_await(&f->half_done[2 * v + 1], 1);
 }
 
 /* Motion estimation, transform and reconstruction of half (half: the left
- * or the right macroblocks) of MCU row v of the frame. */
-static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int half)
+ * or the right macroblocks) of MCU row v of frame f. */
+static void encode_half_row(C63EncContext *s, C63EncFrame *f, int v, int half)
 {
     const C63Geometry *g = &s->geo;
-    const int key = s->coded.keyframe;
+    const C63EncFrame *prev = f->prev;
+    C63EncBuffers *b = f->buf;
+    const AVFrame *frame = f->frame;
+    const int key = b->coded.keyframe;
     const int u0 = half ? g->mb_w / 2 : 0, u1 = half ? g->mb_w : g->mb_w / 2;
     int16_t res[64];
+
+    if (prev) {
+        /* This row of recon[cur] is read by rows v - 1 .. v + 1 of the
+         * frame before, as its reference. */
+        for (int r = v - 1; r <= v + 1; r++)
+            row_wait(s, prev, r);
+        /* The reference's rows v - 1 .. v + 1 and their sums. */
+        if (!key)
+            for (int r = FFMAX(v - 1, 0); r <= FFMIN(v + 1, g->mb_h - 1); r++)
+                ff_thread_progress_await(&prev->sums_done[r], 1);
+    }
 
     /* The half row's input into the padded planes (only this job reads it). */
     for (int p = 0; p < 3; p++) {
@@ -161,7 +297,7 @@ static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int h
         const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
         const int x0 = u0 * m, x1 = FFMIN(u1 * m, w);
         if (y0 < h && x0 < x1)
-            av_image_copy_plane(s->orig[p] + (ptrdiff_t)y0 * g->w[p] + x0, g->w[p],
+            av_image_copy_plane(b->orig[p] + (ptrdiff_t)y0 * g->w[p] + x0, g->w[p],
                                 frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p] + x0,
                                 frame->linesize[p], x1 - x0, FFMIN(rows, h - y0));
     }
@@ -170,24 +306,24 @@ static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int h
         const ptrdiff_t stride = g->w[p];
         const int bw = g->w[p] / 8, rows = p ? 1 : 2;
         const int bx0 = p ? u0 : 2 * u0, bx1 = p ? u1 : 2 * u1;
-        const uint8_t *ref = s->recon[!s->cur][p];
-        const uint16_t *ref_sums = s->bsum[!s->cur][p];
-        uint8_t *rec = s->recon[s->cur][p];
+        const uint8_t *ref = s->recon[!f->cur][p];
+        const uint16_t *ref_sums = s->bsum[!f->cur][p];
+        uint8_t *rec = s->recon[f->cur][p];
 
         for (int by = v * rows; by < (v + 1) * rows; by++) {
             for (int bx = bx0; bx < bx1; bx++) {
-                size_t b = (size_t)by * bw + bx;
-                const uint8_t *src = s->orig[p] + 8 * by * stride + 8 * bx;
+                size_t bi = (size_t)by * bw + bx;
+                const uint8_t *src = b->orig[p] + 8 * by * stride + 8 * bx;
                 const uint8_t *pred = NULL;
-                int16_t *coef = s->coded.coef[p] + 64 * b;
+                int16_t *coef = b->coded.coef[p] + 64 * bi;
 
                 if (!key) {
                     C63MV mv = s->dsp.me_search ?
-                        ff_c63_motion_search_full(&s->dsp, s->orig[p], ref, ref_sums,
+                        ff_c63_motion_search_full(&s->dsp, b->orig[p], ref, ref_sums,
                                                   g->w[p], g->h[p], bx, by, s->range[p]) :
-                        ff_c63_motion_search(&s->mecc, s->orig[p], ref, ref_sums,
+                        ff_c63_motion_search(&s->mecc, b->orig[p], ref, ref_sums,
                                              g->w[p], g->h[p], bx, by, s->range[p]);
-                    s->coded.mv[p][b] = mv;
+                    b->coded.mv[p][bi] = mv;
                     pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
                 }
                 s->dsp.sub_pred(res, src, stride, pred, stride);
@@ -199,123 +335,215 @@ static void encode_half_row(C63EncContext *s, const AVFrame *frame, int v, int h
     }
 }
 
-/* Wait until both halves of MCU row v are reconstructed. */
-static void row_wait(C63EncContext *s, int v)
-{
-    ff_thread_progress_await(&s->half_done[2 * v],     1);
-    ff_thread_progress_await(&s->half_done[2 * v + 1], 1);
-}
-
 /*
- * Thread job of the frame's one pass, in this order:
- *   2 * mb_h  the half rows: motion estimation, transform, reconstruction;
- *   pass_code the MCU rows' entropy coding (row v needs rows v - 1 and v);
- *   pass_sums the sums of this reconstruction, the next frame's reference
- *             (row v needs rows v and v + 1; they go to the other buffer
- *             of sums than the one the motion search reads).
- * The threads take the jobs in this order, so a job waits only for jobs
- * taken before it, which do not wait for it: with one thread, never.
- * Half rows make the jobs small enough that the threads finish the frame
- * within a short time of each other.
+ * Job j of frame f, in this order:
+ *   2 * mb_h the half rows: motion estimation, transform, reconstruction;
+ *   nb_code  the MCU rows' entropy coding (row v needs rows v - 1 and v);
+ *   nb_sums  the sums of this reconstruction, the next frame's reference
+ *            (row v needs rows v and v + 1).
+ * Jobs are taken in the order of their sequence numbers, frame after
+ * frame, and a job waits only for jobs before it, which do not wait for
+ * it: with one thread, never.
  */
-static int encode_job(AVCodecContext *avctx, void *arg, int job, int thread)
+static void run_job(C63EncContext *s, C63EncFrame *f, int j)
 {
-    C63EncContext *s = avctx->priv_data;
     const int mb_h = s->geo.mb_h;
 
-    if (job < 2 * mb_h) {
-        encode_half_row(s, s->pass_frame, job >> 1, job & 1);
-        ff_thread_progress_report(&s->half_done[job], 1);
-        return 0;
+    if (j < 2 * mb_h) {
+        encode_half_row(s, f, j >> 1, j & 1);
+        ff_thread_progress_report(&f->half_done[j], 1);
+    } else if ((j -= 2 * mb_h) < f->nb_code) {
+        row_wait(s, f, j - 1);
+        row_wait(s, f, j);
+        ff_c63_write_row(&f->buf->writer, &s->geo, &f->buf->coded, j);
+    } else {
+        j -= f->nb_code;
+        row_wait(s, f, j);
+        row_wait(s, f, j + 1);
+        bsum_rows(s, f->cur, j);
+        ff_thread_progress_report(&f->sums_done[j], 1);
     }
-    job -= 2 * mb_h;
-    if (job < s->pass_code) {
-        if (job)
-            row_wait(s, job - 1);
-        row_wait(s, job);
-        ff_c63_write_row(&s->writer, &s->geo, &s->coded, job);
-        return 0;
-    }
-    job -= s->pass_code;
-    row_wait(s, job);
-    if (job + 1 < mb_h)
-        row_wait(s, job + 1);
-    bsum_rows(s, s->cur, job);
-    return 0;
+    if (atomic_fetch_sub(&f->jobs_left, 1) == 1)
+        ff_thread_progress_report(&f->done, 1);
 }
 
-static int c63_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
-                            const AVFrame *frame, int *got_packet)
+/* Take the published jobs one by one, in order, until none is left. A
+ * sequence number below published belongs to a frame whose set the caller
+ * filled before publishing it (sequentially consistent atomics); the set
+ * of the frame two before it may be being filled meanwhile, with nb_jobs
+ * 0 first, so it matches no number taken. */
+static int run_jobs(C63EncContext *s)
+{
+    for (;;) {
+        unsigned seq = atomic_load(&s->taken);
+        C63EncFrame *f = NULL;
+
+        do {
+            if (seq == atomic_load(&s->published))
+                return 0;
+        } while (!atomic_compare_exchange_weak(&s->taken, &seq, seq + 1));
+
+        for (int i = 0; i < NB_PROGRESS && !f; i++) {
+            unsigned n = atomic_load(&s->fr[i].nb_jobs);
+            if (seq - atomic_load(&s->fr[i].first_job) < n)
+                f = &s->fr[i];
+        }
+        av_assert0(f);
+        run_job(s, f, seq - atomic_load(&f->first_job));
+    }
+}
+
+/* Set up frame (its reference moved in) as the next frame and publish its
+ * jobs. */
+static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
 {
     C63EncContext *s = avctx->priv_data;
     const C63Geometry *g = &s->geo;
-    const int since_key = s->since_key;
+    C63EncFrame *f    = &s->fr[s->nb_submitted % NB_PROGRESS];
+    C63EncFrame *prev = s->nb_submitted ? &s->fr[(s->nb_submitted - 1) % NB_PROGRESS] : NULL;
+    C63EncBuffers *b  = &s->buf[s->nb_submitted % s->depth];
+    const int key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
+    unsigned first = atomic_load(&s->published);
     int ret;
 
-    s->coded.keyframe = s->since_key >= avctx->gop_size ||
-                        frame->pict_type == AV_PICTURE_TYPE_I;
-    s->since_key      = s->coded.keyframe ? 1 : s->since_key + 1;
-    s->cur ^= 1;
-    s->bsum_ready[s->cur] = 0;
-
-    /* The sums of the reference, unless the last frame's pass made them. */
-    if (!s->coded.keyframe && !s->bsum_ready[!s->cur]) {
-        int ref = !s->cur;
-        avctx->execute2(avctx, ref_sums_job, &ref, NULL, g->mb_h);
-        s->bsum_ready[ref] = 1;
+    if (frame->width != avctx->width || frame->height != avctx->height) {
+        av_log(avctx, AV_LOG_ERROR, "Frame size %dx%d differs from the encoder's %dx%d\n",
+               frame->width, frame->height, avctx->width, avctx->height);
+        return AVERROR(EINVAL);
     }
+    if (s->entropy == ENTROPY_ROWS && (ret = ff_c63_write_begin(&b->writer, g)) < 0)
+        return ret;
 
-    s->pass_code = 0;
-    if (s->entropy == ENTROPY_ROWS) {
-        if ((ret = ff_c63_write_begin(&s->writer, g)) < 0)
-            goto fail;
-        s->pass_code = g->mb_h;
-    }
+    /* the set of the frame two before: output, and read by no job now */
+    atomic_store(&f->nb_jobs, 0);
+    av_frame_move_ref(f->frame, frame);
+    f->buf     = b;
+    f->prev    = prev;
+    f->cur     = !s->cur;
+    f->nb_code = s->entropy == ENTROPY_ROWS ? g->mb_h : 0;
+    b->coded.keyframe = key;
+    s->cur       = f->cur;
+    s->since_key = key ? 1 : s->since_key + 1;
     /* the sums of this reconstruction, unless the next frame is due to be
-     * a keyframe */
-    s->pass_sums  = s->since_key < avctx->gop_size ? g->mb_h : 0;
-    s->pass_frame = frame;
+     * a keyframe (then, the next frame being inter, they are always made) */
+    f->nb_sums = s->since_key < avctx->gop_size ? g->mb_h : 0;
+    av_assert0(key || (prev && prev->nb_sums));
     for (int i = 0; i < 2 * g->mb_h; i++)
-        ff_thread_progress_reset(&s->half_done[i]);
-    avctx->execute2(avctx, encode_job, NULL, NULL, 2 * g->mb_h + s->pass_code + s->pass_sums);
-    s->pass_frame = NULL;
-    s->bsum_ready[s->cur] = s->pass_sums > 0;
+        ff_thread_progress_reset(&f->half_done[i]);
+    for (int i = 0; i < g->mb_h; i++)
+        ff_thread_progress_reset(&f->sums_done[i]);
+    ff_thread_progress_reset(&f->done);
+    atomic_store(&f->jobs_left, 2 * g->mb_h + f->nb_code + f->nb_sums);
+    atomic_store(&f->first_job, first);
+    atomic_store(&f->nb_jobs, 2 * g->mb_h + f->nb_code + f->nb_sums);
+    s->nb_submitted++;
 
-    if (s->entropy == ENTROPY_TWIN)
-        ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, g, s->q, &s->coded);
-    else
-        ret = ff_c63_write_end(avctx, &s->writer, pkt, g, s->q, &s->coded);
-    if (ret < 0)
-        goto fail;
-    *got_packet = 1;
+    atomic_store(&s->published, first + 2 * g->mb_h + f->nb_code + f->nb_sums);
+    if (!s->exec)
+        return run_jobs(s);
+    for (int i = 0; i < s->nb_threads; i++)
+        if (!atomic_exchange(&s->wakers[i].queued, 1))
+            av_executor_execute(s->exec, &s->wakers[i].task);
     return 0;
+}
 
-fail:
-    /* no packet: the next frame is coded against the last one that made
-     * one, as a decoder will have it (whose sums bsum_ready still tells) */
-    s->since_key = since_key;
-    s->cur ^= 1;
+/* The packet of the oldest frame in flight, once its jobs are done. */
+static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
+{
+    C63EncContext *s = avctx->priv_data;
+    C63EncFrame *f = &s->fr[s->nb_output % NB_PROGRESS];
+    C63EncBuffers *b = f->buf;
+    int ret;
+
+    ff_thread_progress_await(&f->done, 1);
+    s->nb_output++;
+    if (s->entropy == ENTROPY_TWIN)
+        ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, &s->geo, s->q, &b->coded);
+    else
+        ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, s->q, &b->coded);
+    if (ret >= 0) {
+        pkt->pts      = f->frame->pts;
+        pkt->dts      = f->frame->pts;
+        pkt->duration = f->frame->duration;
+        ret = ff_encode_reordered_opaque(avctx, pkt, f->frame);
+    }
+    av_frame_unref(f->frame);
+    if (ret < 0) {
+        /* The frames after it are coded against it: the stream cannot go on. */
+        av_log(avctx, AV_LOG_ERROR, "Packet of frame %"PRId64" lost; no more packets\n",
+               s->nb_output - 1);
+        s->error = ret;
+    }
     return ret;
+}
+
+static int c63_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
+{
+    C63EncContext *s = avctx->priv_data;
+    int ret;
+
+    if (s->error)
+        return s->error;
+    while (!s->eof && s->nb_submitted - s->nb_output < s->depth) {
+        ret = ff_encode_get_frame(avctx, s->in);
+        if (ret == AVERROR_EOF) {
+            s->eof = 1;
+            break;
+        }
+        if (ret == AVERROR(EAGAIN)) {
+            /* room for more input: only a packet that is ready */
+            if (s->nb_submitted > s->nb_output &&
+                !atomic_load(&s->fr[s->nb_output % NB_PROGRESS].jobs_left))
+                return output_frame(avctx, pkt);
+            return ret;
+        }
+        if (ret < 0)
+            return ret;
+        ret = submit_frame(avctx, s->in);
+        av_frame_unref(s->in);
+        if (ret < 0)
+            return ret;
+    }
+    if (s->nb_submitted == s->nb_output)
+        return AVERROR_EOF;
+    return output_frame(avctx, pkt);
 }
 
 static av_cold int c63_encode_close(AVCodecContext *avctx)
 {
     C63EncContext *s = avctx->priv_data;
 
+    /* waits for the jobs published */
+    av_executor_free(&s->exec);
+    av_freep(&s->wakers);
     for (int p = 0; p < 3; p++) {
-        av_freep(&s->orig[p]);
         av_freep(&s->recon[0][p]);
         av_freep(&s->recon[1][p]);
         av_freep(&s->bsum[0][p]);
         av_freep(&s->bsum[1][p]);
     }
-    if (s->half_done)
-        for (int i = 0; i < 2 * s->geo.mb_h; i++)
-            ff_thread_progress_destroy(&s->half_done[i]);
-    av_freep(&s->half_done);
-    av_freep(&s->coded.coef[0]);
-    av_freep(&s->coded.mv[0]);
-    ff_c63_writer_free(&s->writer);
+    for (int i = 0; i < MAX_INFLIGHT; i++) {
+        C63EncBuffers *b = &s->buf[i];
+        for (int p = 0; p < 3; p++)
+            av_freep(&b->orig[p]);
+        av_freep(&b->coded.coef[0]);
+        av_freep(&b->coded.mv[0]);
+        ff_c63_writer_free(&b->writer);
+    }
+    for (int i = 0; i < NB_PROGRESS; i++) {
+        C63EncFrame *f = &s->fr[i];
+        if (f->half_done)
+            for (int j = 0; j < 2 * s->geo.mb_h; j++)
+                ff_thread_progress_destroy(&f->half_done[j]);
+        if (f->sums_done)
+            for (int j = 0; j < s->geo.mb_h; j++)
+                ff_thread_progress_destroy(&f->sums_done[j]);
+        ff_thread_progress_destroy(&f->done);
+        av_freep(&f->half_done);
+        av_freep(&f->sums_done);
+        av_frame_free(&f->frame);
+    }
+    av_frame_free(&s->in);
     ff_c63_twin_writer_free(&s->twin);
     return 0;
 }
@@ -326,7 +554,7 @@ static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63EncContext)
     { "entropy", "Entropy coder (the output is the same)", OFFSET(entropy),
       AV_OPT_TYPE_INT, { .i64 = ENTROPY_ROWS }, ENTROPY_ROWS, ENTROPY_TWIN, VE, .unit = "entropy" },
-    { "rows", "MCU rows in parallel on the slice threads", 0, AV_OPT_TYPE_CONST,
+    { "rows", "MCU rows in parallel on the threads", 0, AV_OPT_TYPE_CONST,
       { .i64 = ENTROPY_ROWS }, 0, 0, VE, .unit = "entropy" },
     { "twin", "c63_cuda's GPU coder emulated serially (slow; for testing it without a GPU)", 0,
       AV_OPT_TYPE_CONST, { .i64 = ENTROPY_TWIN }, 0, 0, VE, .unit = "entropy" },
@@ -349,13 +577,14 @@ const FFCodec ff_c63_encoder = {
     CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_SLICE_THREADS,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_OTHER_THREADS |
+                      AV_CODEC_CAP_ENCODER_REORDERED_OPAQUE,
     .priv_data_size = sizeof(C63EncContext),
     .init           = c63_encode_init,
-    FF_CODEC_ENCODE_CB(c63_encode_frame),
+    FF_CODEC_RECEIVE_PACKET_CB(c63_receive_packet),
     .close          = c63_encode_close,
     CODEC_PIXFMTS(AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P),
     .p.priv_class   = &c63_class,
     .defaults       = c63_defaults,
-    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
+    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP | FF_CODEC_CAP_AUTO_THREADS,
 };

@@ -138,7 +138,7 @@ threads)    # output identical for every thread count
     cat "$TMP/t1"
     ;;
 encthreads) # tests/encthreads: the encoder in one process at thread counts A
-            # and B, frame by frame in turn: identical packets, and the
+            # and B, in turns: identical packets, and the
             # first encoder's stream has the reference encoder's md5
     run=$1 name=$2 a=$3 b=$4
     xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1

@@ -58,8 +58,8 @@ fate-c63-gop-5:      CMD = $(C63_TEST) encopt $(C63_CLIP) -g 5
 fate-c63-me-range-4: CMD = $(C63_TEST) encopt $(C63_CLIP) -me_range 4
 fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 
-# encthreads: the encoder in one process at two thread counts, frame by
-# frame in turn (tools/bench-c63cpu.sh times thread scaling with it). Here:
+# encthreads: the encoder in one process at two thread counts, in turns of
+# a few frames (tools/bench-c63cpu.sh times thread scaling with it). Here:
 # the packets of both are identical, and the first's are the reference
 # encoder's stream.
 tests/encthreads$(EXESUF): $(C63_TESTS)/encthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a

@@ -226,7 +226,7 @@ int main(int argc, char **argv)
     if (!frame)
         return fail("allocating", AVERROR(ENOMEM));
     std::vector<Digest> sums[2];
-    TurnTimes times;
+    TurnTimes times(frames, per_round, 1);
     int w = 0, h = 0;
     /* turns of TURN frames: decoder d decodes frames n0 .. n0 + TURN - 1,
      * then the other one the same frames; who goes first alternates */
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
                 auto t1 = std::chrono::steady_clock::now();
                 if (ret < 0)
                     return fail("taking a frame", ret);
-                times.add(d, std::chrono::duration<double>(t1 - t0).count());
+                times.add(d, n, std::chrono::duration<double>(t1 - t0).count());
                 if (n < per_round) {
                     sums[d].push_back(digest(frame));
                     if (out && !d && !write_frame(out, frame)) {
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 
     char what[64];
     snprintf(what, sizeof(what), "c63 %dx%d", w, h);
-    times.print("decthreads", what, threads, frames, per_round, rounds, "frames", differ);
+    times.print("decthreads", what, threads, rounds, "frames", differ);
 
     for (int d = 0; d < 2; d++)
         avcodec_free_context(&dec[d]);

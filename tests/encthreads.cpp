@@ -1,6 +1,6 @@
 /*
- * encthreads: one encoder at two thread counts on the same frames, frame
- * by frame in turn: times per frame, and the packets compared
+ * encthreads: one encoder at two thread counts on the same frames, in
+ * turns of a few frames: times per frame, and the packets compared
  *
  * This file is part of FFmpeg.
  *
@@ -26,15 +26,24 @@
  * first (at most -k of them). Two encoder contexts are opened with the
  * same options, one with -a threads and one with -b; the -n frames
  * (cycling over the pictures read, pts 0, 1, 2, ...) are given to both in
- * turns of -t frames: one encoder codes a turn's frames, then the other
- * the same frames, who goes first alternating from turn to turn. What is
- * timed (steady clock) is, per frame and encoder, avcodec_send_frame()
- * and taking out every packet it made: the encoder as a program linking
- * libavcodec sees it, with no demuxer, muxer or other thread of a command
- * line beside it. Since the two encoders take short turns, a change of
- * the host's speed during the run weighs on both alike; since the turns
- * are of several frames, each encoder finds its own data in the caches
- * after its first frame of a turn, as when it runs alone.
+ * turns: the -w warm-up frames, then each round in turns of -t frames
+ * (the last of a round shorter). One encoder codes a turn's frames, then
+ * the other the same frames, who goes first alternating from turn to
+ * turn. What is timed (steady clock) is, per frame and encoder,
+ * avcodec_send_frame() and taking out every packet it made: the encoder
+ * as a program linking libavcodec sees it, with no demuxer, muxer or
+ * other thread of a command line beside it. The first two frames of each
+ * turn are not timed: at the first, an encoder with delay (c63 with two
+ * or more threads keeps one frame in flight) hands out the packet of the
+ * last frame of its turn before, which it finished while the other
+ * encoder had its turn, and the threads it starts have been idle through
+ * that turn, which in a long run they never are (on a virtual machine,
+ * waking an idle core can take milliseconds); the second waits for the
+ * first's work. From the third frame on, each call waits for one frame's
+ * work, as in a long run. Since the two encoders take short turns, a change of the
+ * host's speed during the run weighs on both alike; since the turns are
+ * of several frames, each encoder finds its own data in the caches after
+ * its first frame of a turn, as when it runs alone.
  *
  *   -c CODEC     encoder (default c63)
  *   -a THREADS   threads of the first encoder (default 1)
@@ -44,7 +53,7 @@
  *                over (the encoders going on from one round to the next)
  *   -k PICTURES  at most this many pictures read (default 400)
  *   -w WARMUP    frames coded first and not timed (default 5)
- *   -t TURN      frames a turn (default 10)
+ *   -t TURN      frames a turn (default 20)
  *   -o KEY=VALUE an option of both encoders (may be repeated)
  *   -O FILE      the first encoder's packets written to FILE, one after
  *                the other (for c63: a .c63 stream)
@@ -53,10 +62,12 @@
  *   encthreads: CODEC WxH, F frames: A threads X ms a frame (P fps),
  *   B threads Y ms a frame (Q fps), R.RRx (median of the frames' ratios
  *   M.MMx), packets identical
- * where F counts every round; with ROUNDS > 1, then
+ * where F counts the frames timed, in every round; with ROUNDS > 1, then
  *   best of ROUNDS: A threads X ms a frame, B threads Y ms a frame, R.RRx
- * from each frame's shortest time over the rounds, per encoder: what is
- * left when a busy host slowed some of the runs of a frame but not all.
+ * from each turn's shortest time over the rounds, per encoder: what is
+ * left when a busy host slowed some of the runs of a turn but not all (by
+ * turns, not frames: with delay, the work of a frame is spread over two
+ * calls).
  * and exits 0; when a packet of one differs from the other's, says which
  * and exits 1; on an error prints FFmpeg's message and exits 1.
  */
@@ -185,7 +196,7 @@ static bool same_packet(const AVPacket *a, const AVPacket *b)
 int main(int argc, char **argv)
 {
     const char *name = "c63";
-    int threads[2] = { 1, 2 }, frames = -1, max_pics = 400, warmup = 5, rounds = 1, turn_len = 10;
+    int threads[2] = { 1, 2 }, frames = -1, max_pics = 400, warmup = 5, rounds = 1, turn_len = 20;
     AVDictionary *opts = NULL;
     const char *out_path = NULL;
     int i, w, h, ret;
@@ -250,11 +261,19 @@ int main(int argc, char **argv)
     if (!frame)
         return fail("allocating", AVERROR(ENOMEM));
     std::vector<AVPacket *> out[2];
-    TurnTimes times;
-    /* turns of TURN frames: encoder e codes frames n0 .. n0 + TURN - 1,
+    TurnTimes times(frames, per_round, turn_len);
+    /* turns: the warm-up frames, then each round in turns of TURN frames
+     * (the last one of a round shorter): encoder e codes a turn's frames,
      * then the other one the same frames; who goes first alternates */
-    for (int n0 = 0, turn = 0; n0 < warmup + frames; n0 += turn_len, turn++) {
-        const int n1 = std::min(n0 + turn_len, warmup + frames);
+    std::vector<int> starts;
+    if (warmup)
+        starts.push_back(0);
+    for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < per_round; k += turn_len)
+            starts.push_back(warmup + r * per_round + k);
+    starts.push_back(warmup + frames);
+    for (size_t turn = 0; turn + 1 < starts.size(); turn++) {
+        const int n0 = starts[turn], n1 = starts[turn + 1];
         for (int k = 0; k < 2; k++) {
             const int e = (turn & 1) ^ k;
             for (int n = n0; n < n1; n++) {
@@ -267,8 +286,13 @@ int main(int argc, char **argv)
                 av_frame_unref(frame);
                 if (ret < 0)
                     return fail("encoding", ret);
-                if (n >= warmup)
-                    times.add(e, std::chrono::duration<double>(t1 - t0).count());
+                /* not the first two frames of a turn: at the first, an
+                 * encoder with delay (frames in flight) hands out the
+                 * packet of the last frame of its turn before, coded
+                 * meanwhile, and its threads, idle through the other's
+                 * turn, wake up; the second waits for the first */
+                if (n >= warmup && n > n0 + 1)
+                    times.add(e, n - warmup, std::chrono::duration<double>(t1 - t0).count());
             }
         }
     }
@@ -302,7 +326,7 @@ int main(int argc, char **argv)
 
     char what[64];
     snprintf(what, sizeof(what), "%s %dx%d", name, w, h);
-    times.print("encthreads", what, threads, frames, per_round, rounds, "packets", differ);
+    times.print("encthreads", what, threads, rounds, "packets", differ);
 
     for (int e = 0; e < 2; e++)
         avcodec_free_context(&enc[e]);

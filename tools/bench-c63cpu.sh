@@ -40,13 +40,16 @@
 # The encoder's thread scaling is also measured in one process, without
 # ffmpeg's demuxer and muxer threads: tests/encthreads (BUILD/tests, or
 # BUILD/obj/tests in a build tree) codes the frames, read into memory
-# first, with a one-thread and a two-thread encoder taking turns frame by
-# frame, ENC_ROUNDS times over (default 3): two threads against one as
-# the ratio of the total times, the median of the frames' ratios, and
-# from each frame's best time over the rounds. tests/decthreads does the
-# same for the decoder (one thread and two) on the stream just encoded,
-# read into memory first: its steady state, without the process's start,
-# ffmpeg's other threads or the output file.
+# first, with a one-thread and a two-thread encoder taking turns of 20
+# frames (the first two of a turn not timed: the two-thread encoder keeps
+# a frame in flight, finished during the other's turn, and its threads
+# wake from that turn's idleness at the first),
+# ENC_ROUNDS times over (default 3): two threads against one as the ratio
+# of the total times, the median of the frames' ratios, and from each
+# turn's best time over the rounds. tests/decthreads does the same for
+# the decoder (one thread and two, frame by frame) on the stream just
+# encoded, read into memory first: its steady state, without the
+# process's start, ffmpeg's other threads or the output file.
 #
 # Environment: SD_FRAMES (default 100), HD_FRAMES (20), OURS_SD_FRAMES
 # (400), OURS_HD_FRAMES (80), RUNS (3), REF_RUNS (2), PAIRS (5), CLIPS
