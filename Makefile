@@ -337,6 +337,7 @@ check-asan: $(ASAN)/.configured
 # make check-valgrind: a representative subset (decode, encode, each
 # filter, each error path) under valgrind memcheck (tests/valgrind.sh).
 check-valgrind: build checkframediff
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi
 	@sh tests/valgrind.sh $(BUILD)
 
 # make fuzz: libFuzzer targets built with clang and

@@ -148,6 +148,12 @@ encthreads) # tests/encthreads: the encoder in one process at thread counts A
     echo "threads $a and $b: packets identical"
     md5 < "$TMP/out.c63"
     ;;
+encapi)     # tests/encapi: the encoder through the API at 1 and THREADS
+            # threads (see tests/encapi.cpp); its lines are the reference
+    run=$1 name=$2 threads=$3
+    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
+    "$run" "$threads" "$TMP/in.yuv" "$(size_of "$name")"
+    ;;
 decthreads) # tests/decthreads: the decoder in one process at thread counts A
             # and B, frame by frame in turn, two rounds: identical frames,
             # and the first decoder's have the reference decoder's md5

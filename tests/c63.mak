@@ -71,6 +71,18 @@ fate-c63-encthreads-odd_height: CMD = $(C63_TEST) encthreads $$(target_path test
 $(FATE_C63_ENCT): tests/encthreads$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCT)
 
+# encapi: the encoder through the API at one thread and at more: the
+# packets' delay, timestamps, opaque data and key flags, a frame of the
+# wrong size refused, a packet whose buffer is not given.
+tests/encapi$(EXESUF): $(C63_TESTS)/encapi.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
+FATE_C63_ENCAPI = fate-c63-encapi-qcif_keyint fate-c63-encapi-odd_height
+fate-c63-encapi-qcif_keyint: CMD = $(C63_TEST) encapi $$(target_path tests/encapi$(EXESUF)) qcif_keyint 2
+fate-c63-encapi-odd_height:  CMD = $(C63_TEST) encapi $$(target_path tests/encapi$(EXESUF)) odd_height 5
+$(FATE_C63_ENCAPI): tests/encapi$(EXESUF)
+FATE_C63_ALL += $(FATE_C63_ENCAPI)
+
 # decthreads: the decoder in one process at two thread counts, frame by
 # frame in turn (tools/bench-c63cpu.sh times it with it). Here: the frames
 # of both are identical, and the first's are the reference decoder's.

@@ -47,6 +47,9 @@ vg "decode odd_height"         ok    $FF -i "$S/odd_height.c63" -f null -
 vg "probe"                     ok    "$BUILD/ffprobe" -v error -count_frames -show_streams "$S/tiny.c63"
 vg "encode tiny"               ok    $FF -f rawvideo -s 16x16 -pix_fmt yuv420p -i "$TMP/tiny.yuv" -c:v c63 -f c63 "$TMP/x.c63"
 vg "encode 65x33, g 3, 2 threads" ok $FF -f lavfi -i testsrc2=s=65x33:r=25 -frames:v 5 -c:v c63 -g 3 -f null -
+xz -dc "$S/odd_height.yuv.xz" > "$TMP/odd.yuv"
+vg "encoder API, 3 threads: delay, wrong size, lost packet" ok \
+    "$BUILD/obj/tests/encapi" 3 "$TMP/odd.yuv" 176x100
 vg "remux to matroska"         ok    $FF -i "$S/tiny.c63" -c copy -f matroska "$TMP/x.mkv"
 vg "framediff + framediffapply" ok   $FF -f lavfi -i testsrc2=s=64x48:r=25 -frames:v 4 \
     -vf "format=yuv420p,framediff=threshold=10:refresh=2:mode=diff,framediffapply" -f null -
