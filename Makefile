@@ -224,12 +224,14 @@ install: $(SHARED)/.configured
 
 # ------------------------------------------------------------------ tests ---
 
-# Runs every CPU test, installs the shared libraries into build/inst and
+# Runs every CPU test (and builds the benchmark's tests/cpuscaling),
+# installs the shared libraries into build/inst and
 # checks them through the API example, then prints each failure and
 # "N passed, N failed".
 LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
 
 check: build checkcuda checkdrawtext checkframediff
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/cpuscaling
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@echo "check: installing the shared libraries into build/inst (log: build/install.log)"
@@ -387,6 +389,7 @@ fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer
 	@sh tests/fuzz/run-fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encthreads tests/decthreads tests/cpuscaling
 	@sh tools/bench.sh $(BUILD)
 
 run: build

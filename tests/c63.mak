@@ -71,6 +71,11 @@ fate-c63-encthreads-odd_height: CMD = $(C63_TEST) encthreads $$(target_path test
 $(FATE_C63_ENCT): tests/encthreads$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCT)
 
+# cpuscaling: the host's own scaling of a loop that shares nothing, beside
+# the thread scaling that tools/bench-c63cpu.sh measures (not a test).
+tests/cpuscaling$(EXESUF): $(C63_TESTS)/cpuscaling.cpp
+	$(CXX) -O2 -std=c++17 $(LDFLAGS) -o $@ $< -lpthread
+
 # encapi: the encoder through the API at one thread and at more: the
 # packets' delay, timestamps, opaque data and key flags, a frame of the
 # wrong size refused, a packet whose buffer is not given.

@@ -37,6 +37,11 @@
 # (see pair_ratio()): on a host whose speed drifts, the ratio of two best
 # times is not a measure of the threads' scaling.
 #
+# What two threads can gain on the host at all is printed first and last:
+# tests/cpuscaling (BUILD/tests or BUILD/obj/tests) runs two copies of a
+# loop that touches no memory against one, ten times; where other work
+# shares the host's cores, this is below 2x.
+#
 # The encoder's thread scaling is also measured in one process, without
 # ffmpeg's demuxer and muxer threads: tests/encthreads (BUILD/tests, or
 # BUILD/obj/tests in a build tree) codes the frames, read into memory
@@ -72,6 +77,8 @@ ENCTHREADS=$BUILD/tests/encthreads
 [ -x "$ENCTHREADS" ] || ENCTHREADS=$BUILD/obj/tests/encthreads
 DECTHREADS=$BUILD/tests/decthreads
 [ -x "$DECTHREADS" ] || DECTHREADS=$BUILD/obj/tests/decthreads
+CPUSCALING=$BUILD/tests/cpuscaling
+[ -x "$CPUSCALING" ] || CPUSCALING=$BUILD/obj/tests/cpuscaling
 FF="$BUILD/ffmpeg -nostdin -hide_banner -v error"
 TMP=${TMPDIR:-/tmp}/c63-bench-cpu.$$
 mkdir -p "$TMP" || exit 1
@@ -144,6 +151,9 @@ ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", 
 i=0
 while [ $i -lt 12 ] && awk '{ exit !($1 >= 1) }' /proc/loadavg; do sleep 5; i=$((i + 1)); done
 echo "bench-c63cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# the host's own two-thread scaling, the ceiling of the figures below
+ceiling() { [ -x "$CPUSCALING" ] && echo "bench-c63cpu: $1: $("$CPUSCALING" -t 2 -r 10)"; }
+ceiling "the host, before"
 
 $FF -i "$clip" -frames:v "$OURS_SD_FRAMES" -pix_fmt yuv420p -f rawvideo "$TMP/sd.yuv" || exit 1
 $FF -i "$clip" -frames:v "$OURS_HD_FRAMES" \
@@ -225,4 +235,5 @@ for size in sd hd; do
         sed "s/^/bench-c63cpu: decode $label, in one process: /" "$TMP/decthreads"
     fi
 done
+ceiling "the host, after"
 exit 0

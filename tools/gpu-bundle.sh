@@ -35,8 +35,8 @@ for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
 done
 # tools the GPU tests run as tests/NAME of the build folder
 mkdir -p "$G/tests"
-make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads >/dev/null
-cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$OBJ"/tests/cudactx "$OBJ"/tests/encthreads "$OBJ"/tests/decthreads "$G/tests/"
+make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads tests/cpuscaling >/dev/null
+cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$OBJ"/tests/cudactx "$OBJ"/tests/encthreads "$OBJ"/tests/decthreads "$OBJ"/tests/cpuscaling "$G/tests/"
 cp "$OBJ"/cudatime.so "$G/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
@@ -87,7 +87,7 @@ fi
 SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
 SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
-strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump "$G"/tests/filterrun "$G"/tests/cudahog "$G"/tests/cudactx "$G"/tests/encthreads "$G"/tests/decthreads 2>/dev/null || true
+strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump "$G"/tests/filterrun "$G"/tests/cudahog "$G"/tests/cudactx "$G"/tests/encthreads "$G"/tests/decthreads "$G"/tests/cpuscaling 2>/dev/null || true
 # the tests, their samples and references, and the benchmark scripts
 top=$(cd "$(dirname "$0")/.." && pwd)
 cp -R "$top/tests" "$G/src/tests/c63"
