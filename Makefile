@@ -121,7 +121,7 @@ SHARED_FLAGS := $(COMMON_FLAGS) \
     $(if $(HAVE_SDL2),--enable-sdl2 --enable-ffplay,--disable-ffplay)
 
 .PHONY: all build deps fetch prepare configure run check check-gpu checkcuda checkdrawtext checkframediff \
-        check-asan check-valgrind fuzz install gpu-bundle bench clean distclean FORCE
+        check-asan check-tsan check-valgrind fuzz install gpu-bundle bench clean distclean FORCE
 
 all: build
 
@@ -307,14 +307,19 @@ ASAN_FLAGS := $(CONFIGURE_FLAGS) --cc=$(CLANG) --cxx=$(subst clang,clang++,$(CLA
 export ASAN_OPTIONS  ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 
-$(ASAN)/.configure-flags: FORCE
-	@mkdir -p $(@D)
-	@echo '$(ASAN_FLAGS) $(CONFIGURE_ENV)' | cmp -s - $@ || echo '$(ASAN_FLAGS) $(CONFIGURE_ENV)' > $@
+# A sanitizer build's configuration: $(1) its folder, $(2) its flags; it
+# is configured again when they change.
+define SANITIZER_BUILD
+$(1)/.configure-flags: FORCE
+	@mkdir -p $$(@D)
+	@echo '$(2) $$(CONFIGURE_ENV)' | cmp -s - $$@ || echo '$(2) $$(CONFIGURE_ENV)' > $$@
 
-$(ASAN)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(ASAN)/.configure-flags
-	cd $(ASAN) && $(CONFIGURE_ENV) $(SRC)/configure $(ASAN_FLAGS) > configure.log 2>&1 || \
-	    { tail -n 30 $(ASAN)/configure.log; tail -n 40 $(ASAN)/ffbuild/config.log; exit 1; }
-	@touch $@
+$(1)/.configured: $$(BUILD)/.prepared $$(NVHEADERS_STAMP) $(1)/.configure-flags
+	cd $(1) && $$(CONFIGURE_ENV) $$(SRC)/configure $(2) > configure.log 2>&1 || \
+	    { tail -n 30 $(1)/configure.log; tail -n 40 $(1)/ffbuild/config.log; exit 1; }
+	@touch $$@
+endef
+$(eval $(call SANITIZER_BUILD,$(ASAN),$(ASAN_FLAGS)))
 
 # the drawtext_cuda twin-kernel harness, as in build/obj but instrumented
 $(ASAN)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h FORCE
@@ -335,6 +340,25 @@ check-asan: $(ASAN)/.configured
 	-+$(MAKE) -C $(ASAN) -j$(JOBS) -k fate-c63-all
 	@echo "check-asan: the CPU FATE suite under AddressSanitizer and UndefinedBehaviorSanitizer"
 	@sh tests/summary.sh $(ASAN) $$($(MAKE) -s --no-print-directory -C $(ASAN) fate-c63-list)
+
+# make check-tsan: the FATE tests that run the codecs on two or more
+# threads (thread counts, encthreads, decthreads, encapi) built with
+# ThreadSanitizer (clang) in build/tsan; any report fails the test it
+# occurs in.
+TSAN := $(BUILD)/tsan
+TSAN_FLAGS := $(CONFIGURE_FLAGS) --cc=$(CLANG) --cxx=$(subst clang,clang++,$(CLANG)) \
+    --toolchain=clang-tsan --disable-stripping
+export TSAN_OPTIONS ?= halt_on_error=1
+TSAN_LIST = $(MAKE) -s --no-print-directory -C $(TSAN) fate-c63-list | tr ' ' '\n' | grep -E 'thread|encapi'
+
+$(eval $(call SANITIZER_BUILD,$(TSAN),$(TSAN_FLAGS)))
+
+check-tsan: $(TSAN)/.configured
+	+$(MAKE) -C $(TSAN) -j$(JOBS) ffmpeg ffprobe
+	@rm -f $(TSAN)/tests/data/fate/*.rep
+	-+$(MAKE) -C $(TSAN) -j$(JOBS) -k $$($(TSAN_LIST) | sed 's/^/fate-/')
+	@echo "check-tsan: the threaded FATE tests under ThreadSanitizer"
+	@sh tests/summary.sh $(TSAN) $$($(TSAN_LIST))
 
 # make check-valgrind: a representative subset (decode, encode, each
 # filter, each error path) under valgrind memcheck (tests/valgrind.sh).
