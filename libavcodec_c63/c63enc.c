@@ -30,9 +30,9 @@
  * worker threads of an AVExecutor as one sequence: a frame's half row
  * waits only for the rows of the frame before it that it reads or
  * overwrites, so the workers go on into the next frame instead of meeting
- * at the end of each one. That is one frame of delay; the output does not
- * depend on the thread count. With one thread there is no delay and the
- * jobs run on the caller's thread.
+ * at the end of each one. A packet may thus come one frame late; the
+ * output does not depend on the thread count. With one thread there is no
+ * delay and the jobs run on the caller's thread.
  */
 
 #include <stdatomic.h>
