@@ -50,6 +50,7 @@
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/me_cmp.h"
+#include "libavcodec/pthread_internal.h"
 #include "libavcodec/threadprogress.h"
 
 #include "c63.h"
@@ -68,7 +69,6 @@ enum {
  * only two frames later. */
 #define MAX_INFLIGHT  2
 #define NB_PROGRESS   (MAX_INFLIGHT + 1)
-#define C63_MAX_AUTO_THREADS 16
 
 /* The buffers a frame fills; the frame two after it takes them again, once
  * its packet is out. */
@@ -173,7 +173,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     ff_me_cmp_init(&s->mecc, avctx);
 
     s->nb_threads = avctx->thread_count ? avctx->thread_count
-                                        : FFMIN(av_cpu_count(), C63_MAX_AUTO_THREADS);
+                                        : FFMIN(av_cpu_count(), MAX_AUTO_THREADS);
     if (s->nb_threads <= 1 || !HAVE_THREADS)
         s->nb_threads = 0;
     s->depth = s->nb_threads ? MAX_INFLIGHT : 1;
@@ -279,15 +279,17 @@ static void encode_half_row(C63EncContext *s, C63EncFrame *f, int v, int half)
     const int u0 = half ? g->mb_w / 2 : 0, u1 = half ? g->mb_w : g->mb_w / 2;
     int16_t res[64];
 
-    if (prev) {
+    if (prev && !key) {
+        /* The reference's rows v - 1 .. v + 1 and their sums (a row's sums
+         * are made after its half rows and those of the row below, so
+         * this also waits for what the next case waits for). */
+        for (int r = FFMAX(v - 1, 0); r <= FFMIN(v + 1, g->mb_h - 1); r++)
+            ff_thread_progress_await(&prev->sums_done[r], 1);
+    } else if (prev) {
         /* This row of recon[cur] is read by rows v - 1 .. v + 1 of the
          * frame before, as its reference. */
         for (int r = v - 1; r <= v + 1; r++)
             row_wait(s, prev, r);
-        /* The reference's rows v - 1 .. v + 1 and their sums. */
-        if (!key)
-            for (int r = FFMAX(v - 1, 0); r <= FFMIN(v + 1, g->mb_h - 1); r++)
-                ff_thread_progress_await(&prev->sums_done[r], 1);
     }
 
     /* The half row's input into the padded planes (only this job reads it). */
@@ -404,7 +406,7 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     C63EncBuffers *b  = &s->buf[s->nb_submitted % s->depth];
     const int key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
     unsigned first = atomic_load(&s->published);
-    int ret;
+    int ret, nb_jobs;
 
     if (frame->width != avctx->width || frame->height != avctx->height) {
         av_log(avctx, AV_LOG_ERROR, "Frame size %dx%d differs from the encoder's %dx%d\n",
@@ -428,17 +430,18 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
      * a keyframe (then, the next frame being inter, they are always made) */
     f->nb_sums = s->since_key < avctx->gop_size ? g->mb_h : 0;
     av_assert0(key || (prev && prev->nb_sums));
+    nb_jobs = 2 * g->mb_h + f->nb_code + f->nb_sums;
     for (int i = 0; i < 2 * g->mb_h; i++)
         ff_thread_progress_reset(&f->half_done[i]);
     for (int i = 0; i < g->mb_h; i++)
         ff_thread_progress_reset(&f->sums_done[i]);
     ff_thread_progress_reset(&f->done);
-    atomic_store(&f->jobs_left, 2 * g->mb_h + f->nb_code + f->nb_sums);
+    atomic_store(&f->jobs_left, nb_jobs);
     atomic_store(&f->first_job, first);
-    atomic_store(&f->nb_jobs, 2 * g->mb_h + f->nb_code + f->nb_sums);
+    atomic_store(&f->nb_jobs, nb_jobs);
     s->nb_submitted++;
 
-    atomic_store(&s->published, first + 2 * g->mb_h + f->nb_code + f->nb_sums);
+    atomic_store(&s->published, first + nb_jobs);
     if (!s->exec)
         return run_jobs(s);
     for (int i = 0; i < s->nb_threads; i++)

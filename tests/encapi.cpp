@@ -171,8 +171,11 @@ static bool encode(const char *run, int threads, const std::vector<AVFrame *> &p
     for (int i = 0; ok && i <= NB_FRAMES; i++) {
         int ret = 0;
         if (i < NB_FRAMES) {
-            if ((ret = av_frame_ref(frame, pics[i])) < 0)
+            if ((ret = av_frame_ref(frame, pics[i])) < 0) {
+                fprintf(stderr, "encapi: referencing a picture: %s\n", err_str(ret).c_str());
+                ok = false;
                 break;
+            }
             if (i == BAD && !strcmp(run, "size"))
                 frame->width -= 2;
             frame->pts        = 10 * i;
@@ -180,7 +183,9 @@ static bool encode(const char *run, int threads, const std::vector<AVFrame *> &p
             frame->opaque     = (void *)(intptr_t)(i + 1);
             frame->opaque_ref = av_buffer_alloc(1);
             if (!frame->opaque_ref) {
-                ret = AVERROR(ENOMEM);
+                fprintf(stderr, "encapi: %s\n", err_str(AVERROR(ENOMEM)).c_str());
+                av_frame_unref(frame);
+                ok = false;
                 break;
             }
             frame->opaque_ref->data[0] = i;
