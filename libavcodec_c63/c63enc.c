@@ -114,6 +114,7 @@ typedef struct C63EncContext {
     C63TwinWriter twin;
     int           entropy;          ///< ENTROPY_*
     int           range[3];
+    int           reach;            ///< MCU rows above and below a row that its search reads
     uint8_t       q[3][64];
 
     uint8_t      *recon[2][3];      ///< padded reconstructions
@@ -167,6 +168,8 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         return ret;
 
     ff_c63_geometry(&s->geo, avctx->width, avctx->height);
+    /* luma: range pixels around 16-pixel rows; chroma: range / 2 around 8 */
+    s->reach = (s->range[0] + 15) / 16;
     ff_c63_quant_tables(s->q, s->qp);
     ff_c63_init_huff_codes();
     ff_c63dsp_init(&s->dsp);
@@ -280,15 +283,16 @@ static void encode_half_row(C63EncContext *s, C63EncFrame *f, int v, int half)
     int16_t res[64];
 
     if (prev && !key) {
-        /* The reference's rows v - 1 .. v + 1 and their sums (a row's sums
-         * are made after its half rows and those of the row below, so
-         * this also waits for what the next case waits for). */
-        for (int r = FFMAX(v - 1, 0); r <= FFMIN(v + 1, g->mb_h - 1); r++)
+        /* The reference's rows that the search reads, v - reach .. v +
+         * reach, and their sums (a row's sums are made after its half rows
+         * and those of the row below, so this also waits for what the next
+         * case waits for). */
+        for (int r = FFMAX(v - s->reach, 0); r <= FFMIN(v + s->reach, g->mb_h - 1); r++)
             ff_thread_progress_await(&prev->sums_done[r], 1);
     } else if (prev) {
-        /* This row of recon[cur] is read by rows v - 1 .. v + 1 of the
-         * frame before, as its reference. */
-        for (int r = v - 1; r <= v + 1; r++)
+        /* This row of recon[cur] is read by rows v - reach .. v + reach of
+         * the frame before, as its reference. */
+        for (int r = v - s->reach; r <= v + s->reach; r++)
             row_wait(s, prev, r);
     }
 

@@ -102,6 +102,10 @@ FATE_C63_ALL += $(FATE_C63_DECTH)
 
 FATE_C63_ALL += fate-c63-threads fate-c63-psnr
 fate-c63-threads: CMD = $(C63_TEST) threads cif_noise
+# the widest search: a row of the next frame waits for the rows of its
+# reference four rows away (the md5 is the one-thread encoder's)
+FATE_C63_ALL += fate-c63-threads-me-range-64
+fate-c63-threads-me-range-64: CMD = $(C63_TEST) threads-opts qcif_keyint -me_range 64
 fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45
 
 C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536
