@@ -30,9 +30,11 @@
  * worker threads of an AVExecutor as one sequence: a frame's half row
  * waits only for the rows of the frame before it that it reads or
  * overwrites, so the workers go on into the next frame instead of meeting
- * at the end of each one. A packet may thus come one frame late; the
- * output does not depend on the thread count. With one thread there is no
- * delay and the jobs run on the caller's thread.
+ * at the end of each one. The caller's thread is one of the threads: while
+ * it waits for a frame's packet it runs jobs too, as slice threading's
+ * caller does. A packet may thus come one frame late; the output does not
+ * depend on the thread count. With one thread there is no delay and every
+ * job runs on the caller's thread.
  */
 
 #include <stdatomic.h>
@@ -96,7 +98,8 @@ typedef struct C63EncFrame {
 } C63EncFrame;
 
 /* What wakes a worker thread: an executor task that runs the published
- * jobs (run_jobs()). Each is queued at most once; one that is queued or
+ * jobs (run_jobs()). There are threads - 1 workers: the caller is the
+ * other thread. Each is queued at most once; one that is queued or
  * has not yet looked for jobs will find the ones published after it was
  * queued, so it need not be queued again for them. */
 typedef struct C63Waker {
@@ -122,10 +125,10 @@ typedef struct C63EncContext {
     C63EncBuffers buf[MAX_INFLIGHT];
     C63EncFrame   fr[NB_PROGRESS];
 
-    int           nb_threads;       ///< worker threads (0: the caller runs the jobs)
+    int           nb_workers;       ///< worker threads beside the caller (0: none)
     int           depth;            ///< frames in flight before one is waited for
     AVExecutor   *exec;
-    C63Waker     *wakers;           ///< nb_threads
+    C63Waker     *wakers;           ///< nb_workers
     atomic_uint   published;        ///< jobs published (sequence numbers below it)
     atomic_uint   taken;            ///< jobs taken by a thread
 
@@ -175,11 +178,11 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
 
-    s->nb_threads = avctx->thread_count ? avctx->thread_count
-                                        : FFMIN(av_cpu_count(), MAX_AUTO_THREADS);
-    if (s->nb_threads <= 1 || !HAVE_THREADS)
-        s->nb_threads = 0;
-    s->depth = s->nb_threads ? MAX_INFLIGHT : 1;
+    s->nb_workers = (avctx->thread_count ? avctx->thread_count
+                                         : FFMIN(av_cpu_count(), MAX_AUTO_THREADS)) - 1;
+    if (s->nb_workers < 1 || !HAVE_THREADS)
+        s->nb_workers = 0;
+    s->depth = s->nb_workers ? MAX_INFLIGHT : 1;
 
     /* Coefficients and vectors of the three planes in one buffer each,
      * as the GPU coder's twin takes them. */
@@ -217,12 +220,12 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         if (!f->half_done || !f->sums_done)
             return AVERROR(ENOMEM);
         for (int j = 0; j < 2 * g->mb_h; j++)
-            if ((ret = ff_thread_progress_init(&f->half_done[j], s->nb_threads > 0)) < 0)
+            if ((ret = ff_thread_progress_init(&f->half_done[j], s->nb_workers > 0)) < 0)
                 return ret;
         for (int j = 0; j < g->mb_h; j++)
-            if ((ret = ff_thread_progress_init(&f->sums_done[j], s->nb_threads > 0)) < 0)
+            if ((ret = ff_thread_progress_init(&f->sums_done[j], s->nb_workers > 0)) < 0)
                 return ret;
-        if ((ret = ff_thread_progress_init(&f->done, s->nb_threads > 0)) < 0)
+        if ((ret = ff_thread_progress_init(&f->done, s->nb_workers > 0)) < 0)
             return ret;
         if (!(f->frame = av_frame_alloc()))
             return AVERROR(ENOMEM);
@@ -230,18 +233,18 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     if (!(s->in = av_frame_alloc()))
         return AVERROR(ENOMEM);
 
-    if (s->nb_threads) {
+    if (s->nb_workers) {
         const AVTaskCallbacks cb = {
             .user_data       = s,
             .priority_higher = waker_priority_higher,
             .ready           = waker_ready,
             .run             = waker_run,
         };
-        s->wakers = av_calloc(s->nb_threads, sizeof(*s->wakers));
+        s->wakers = av_calloc(s->nb_workers, sizeof(*s->wakers));
         if (!s->wakers)
             return AVERROR(ENOMEM);
-        if (!(s->exec = av_executor_alloc(&cb, s->nb_threads))) {
-            av_log(avctx, AV_LOG_ERROR, "Cannot start %d threads\n", s->nb_threads);
+        if (!(s->exec = av_executor_alloc(&cb, s->nb_workers))) {
+            av_log(avctx, AV_LOG_ERROR, "Cannot start %d worker threads\n", s->nb_workers);
             return AVERROR(ENOMEM);
         }
     }
@@ -373,30 +376,37 @@ static void run_job(C63EncContext *s, C63EncFrame *f, int j)
         ff_thread_progress_report(&f->done, 1);
 }
 
-/* Take the published jobs one by one, in order, until none is left. A
- * sequence number below published belongs to a frame whose set the caller
- * filled before publishing it (sequentially consistent atomics); the set
- * of the frame two before it may be being filled meanwhile, with nb_jobs
- * 0 first, so it matches no number taken. */
+/* Take the next published job and run it; 0 if none is left. A sequence
+ * number below published belongs to a frame whose set the caller filled
+ * before publishing it (sequentially consistent atomics); the set of the
+ * frame two before it may be being filled meanwhile, with nb_jobs 0 first,
+ * so it matches no number taken. */
+static int run_next_job(C63EncContext *s)
+{
+    unsigned seq = atomic_load(&s->taken);
+    C63EncFrame *f = NULL;
+
+    do {
+        if (seq == atomic_load(&s->published))
+            return 0;
+    } while (!atomic_compare_exchange_weak(&s->taken, &seq, seq + 1));
+
+    for (int i = 0; i < NB_PROGRESS && !f; i++) {
+        unsigned n = atomic_load(&s->fr[i].nb_jobs);
+        if (seq - atomic_load(&s->fr[i].first_job) < n)
+            f = &s->fr[i];
+    }
+    av_assert0(f);
+    run_job(s, f, seq - atomic_load(&f->first_job));
+    return 1;
+}
+
+/* Take the published jobs one by one, in order, until none is left. */
 static int run_jobs(C63EncContext *s)
 {
-    for (;;) {
-        unsigned seq = atomic_load(&s->taken);
-        C63EncFrame *f = NULL;
-
-        do {
-            if (seq == atomic_load(&s->published))
-                return 0;
-        } while (!atomic_compare_exchange_weak(&s->taken, &seq, seq + 1));
-
-        for (int i = 0; i < NB_PROGRESS && !f; i++) {
-            unsigned n = atomic_load(&s->fr[i].nb_jobs);
-            if (seq - atomic_load(&s->fr[i].first_job) < n)
-                f = &s->fr[i];
-        }
-        av_assert0(f);
-        run_job(s, f, seq - atomic_load(&f->first_job));
-    }
+    while (run_next_job(s))
+        ;
+    return 0;
 }
 
 /* Set up frame (its reference moved in) as the next frame and publish its
@@ -448,7 +458,7 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     atomic_store(&s->published, first + nb_jobs);
     if (!s->exec)
         return run_jobs(s);
-    for (int i = 0; i < s->nb_threads; i++)
+    for (int i = 0; i < s->nb_workers; i++)
         if (!atomic_exchange(&s->wakers[i].queued, 1))
             av_executor_execute(s->exec, &s->wakers[i].task);
     return 0;
@@ -462,6 +472,10 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     C63EncBuffers *b = f->buf;
     int ret;
 
+    /* The caller runs jobs (of this frame or the next) until the frame is
+     * done, one at a time: the packet goes out at most a job after it. */
+    while (atomic_load(&f->jobs_left) && run_next_job(s))
+        ;
     ff_thread_progress_await(&f->done, 1);
     s->nb_output++;
     if (s->entropy == ENTROPY_TWIN)
