@@ -24,17 +24,22 @@
  * estimation against the previous reconstruction, float DCT, JPEG-style
  * entropy coding. Also the CPU twin of the c63_cuda encoder.
  *
- * Threads: each frame is cut into jobs (half MCU rows, then the rows'
- * entropy coding, then the sums of the reconstruction for the next frame's
- * motion search), and the jobs of two frames in a row are published to the
- * worker threads of an AVExecutor as one sequence: a frame's half row
- * waits only for the rows of the frame before it that it reads or
- * overwrites, so the workers go on into the next frame instead of meeting
- * at the end of each one. The caller's thread is one of the threads: while
- * it waits for a frame's packet it runs jobs too, as slice threading's
- * caller does. A packet may thus come one frame late; the output does not
- * depend on the thread count. With one thread there is no delay and every
- * job runs on the caller's thread.
+ * Threads: two frames in a row are in flight at once. A thread takes the
+ * MCU rows of the oldest frame that has rows left: from the top or from the
+ * bottom of a segment of the picture of its own, so that what a thread
+ * writes (the reconstruction, its sums, the coefficients) is mostly read
+ * again by the same thread, in this frame and the next; it takes rows
+ * elsewhere only when its own are taken. After a row, the thread that
+ * completes what the entropy coding of a row or the sums of a row (the
+ * next frame's motion search bounds) need runs it. A row of the second
+ * frame waits only for the rows of the first that it reads or overwrites,
+ * so the threads go on into the next frame instead of meeting at the end
+ * of each one. The caller's thread is one of the threads: while it waits
+ * for a frame's packet it runs rows too, as slice threading's caller does;
+ * the others are the worker threads of an AVExecutor. A packet may thus
+ * come one frame late; the output does not depend on the thread count.
+ * With one thread there is no delay and every row runs on the caller's
+ * thread, from the top.
  */
 
 #include <stdatomic.h>
@@ -47,6 +52,7 @@
 #include "libavutil/executor.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
+#include "libavutil/mem_internal.h"
 #include "libavutil/opt.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/codec_internal.h"
@@ -80,7 +86,8 @@ typedef struct C63EncBuffers {
     C63Writer     writer;
 } C63EncBuffers;
 
-/* A frame in the encoder: its jobs and their progress. */
+/* A frame in the encoder: its jobs and their progress. The fields that
+ * threads write as they go are on cache lines of their own. */
 typedef struct C63EncFrame {
     AVFrame        *frame;          ///< the input, until the packet is made
     C63EncBuffers  *buf;
@@ -88,20 +95,33 @@ typedef struct C63EncFrame {
     int             cur;            ///< it reconstructs into recon[cur]
     int             nb_code;        ///< its rows' entropy coding jobs (0 or mb_h)
     int             nb_sums;        ///< its reconstruction's sums jobs (0 or mb_h)
-    /* its jobs are sequence numbers first_job .. first_job + nb_jobs - 1
-     * (modulo 2^32); nb_jobs is 0 while the set is being filled */
-    atomic_uint     first_job, nb_jobs;
-    atomic_int      jobs_left;
-    ThreadProgress *half_done;      ///< 2 * mb_h: the left, right half of each MCU row
+    atomic_uint     number;         ///< the frame's number (modulo 2^32)
+    /* nb_seg words: the rows of segment k not yet taken, top | end << 16;
+     * all 0 (none) while the set is being filled */
+    atomic_uint    *claim;
+    atomic_int     *code_wait;      ///< mb_h: rows a row's entropy coding still waits for
+    atomic_int     *sums_wait;      ///< mb_h: rows a row's sums still wait for
+    ThreadProgress *row_done;       ///< mb_h: each MCU row reconstructed
     ThreadProgress *sums_done;      ///< mb_h: the sums of each MCU row
     ThreadProgress  done;           ///< 1 when every job has run
+    DECLARE_ALIGNED(64, atomic_int, jobs_left);
 } C63EncFrame;
 
-/* What wakes a worker thread: an executor task that runs the published
- * jobs (run_jobs()). There are threads - 1 workers: the caller is the
- * other thread. Each is queued at most once; one that is queued or
- * has not yet looked for jobs will find the ones published after it was
- * queued, so it need not be queued again for them. */
+/* What wakes a worker thread: an executor task that runs the rows left
+ * (run_rows()). There are threads - 1 workers, the caller being the other
+ * thread. Each is queued at most once; one that is queued or has not yet
+ * looked for rows will find the ones published after it was queued, so it
+ * need not be queued again for them. */
+/* The jobs that a thread completed the rows for (sums and entropy coding)
+ * and runs after its rows of that frame: rows, sums and entropy coding
+ * each run back to back, as with one thread. */
+typedef struct C63Todo {
+    DECLARE_ALIGNED(64, C63EncFrame *, f);  ///< the frame of the jobs
+    int       nb;
+    uint32_t *job;                  ///< 2 * mb_h: row | TODO_CODE
+} C63Todo;
+#define TODO_CODE 0x80000000u
+
 typedef struct C63Waker {
     AVTask      task;
     atomic_int  queued;
@@ -129,8 +149,9 @@ typedef struct C63EncContext {
     int           depth;            ///< frames in flight before one is waited for
     AVExecutor   *exec;
     C63Waker     *wakers;           ///< nb_workers
-    atomic_uint   published;        ///< jobs published (sequence numbers below it)
-    atomic_uint   taken;            ///< jobs taken by a thread
+    int           nb_seg;           ///< segments of the picture: ceil(threads / 2), at most mb_h
+    C63Todo      *todo;             ///< one per thread (role)
+    atomic_int    nb_roles;         ///< roles given: 0 is the caller's
 
     AVFrame      *in;
     int64_t       nb_submitted;     ///< frames submitted
@@ -141,13 +162,20 @@ typedef struct C63EncContext {
     int           error;            ///< after a lost packet, every call fails
 } C63EncContext;
 
-static int run_jobs(C63EncContext *s);
+static int run_rows(C63EncContext *s, int role);
 
+/* local: the executor thread's role, 1 .. nb_workers, set at its first
+ * task (a task may run on any of the threads) */
 static int waker_run(AVTask *t, void *local, void *opaque)
 {
+    C63EncContext *s = opaque;
     C63Waker *w = (C63Waker *)t;
+    int *role = local;
+
     atomic_store(&w->queued, 0);
-    return run_jobs(opaque);
+    if (!*role)
+        *role = atomic_fetch_add(&s->nb_roles, 1);
+    return run_rows(s, *role);
 }
 
 static int waker_ready(const AVTask *t, void *opaque)
@@ -183,6 +211,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     if (s->nb_workers < 1 || !HAVE_THREADS)
         s->nb_workers = 0;
     s->depth = s->nb_workers ? MAX_INFLIGHT : 1;
+    s->nb_seg = av_clip((s->nb_workers + 2) / 2, 1, g->mb_h);
 
     /* Coefficients and vectors of the three planes in one buffer each,
      * as the GPU coder's twin takes them. */
@@ -215,16 +244,18 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     }
     for (int i = 0; i < NB_PROGRESS; i++) {
         C63EncFrame *f = &s->fr[i];
-        f->half_done = av_calloc(2 * g->mb_h, sizeof(*f->half_done));
+        f->claim     = av_calloc(s->nb_seg, sizeof(*f->claim));
+        f->code_wait = av_calloc(g->mb_h, sizeof(*f->code_wait));
+        f->sums_wait = av_calloc(g->mb_h, sizeof(*f->sums_wait));
+        f->row_done  = av_calloc(g->mb_h, sizeof(*f->row_done));
         f->sums_done = av_calloc(g->mb_h, sizeof(*f->sums_done));
-        if (!f->half_done || !f->sums_done)
+        if (!f->claim || !f->code_wait || !f->sums_wait || !f->row_done || !f->sums_done)
             return AVERROR(ENOMEM);
-        for (int j = 0; j < 2 * g->mb_h; j++)
-            if ((ret = ff_thread_progress_init(&f->half_done[j], s->nb_workers > 0)) < 0)
+        for (int j = 0; j < g->mb_h; j++) {
+            if ((ret = ff_thread_progress_init(&f->row_done[j], s->nb_workers > 0)) < 0 ||
+                (ret = ff_thread_progress_init(&f->sums_done[j], s->nb_workers > 0)) < 0)
                 return ret;
-        for (int j = 0; j < g->mb_h; j++)
-            if ((ret = ff_thread_progress_init(&f->sums_done[j], s->nb_workers > 0)) < 0)
-                return ret;
+        }
         if ((ret = ff_thread_progress_init(&f->done, s->nb_workers > 0)) < 0)
             return ret;
         if (!(f->frame = av_frame_alloc()))
@@ -232,6 +263,12 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     }
     if (!(s->in = av_frame_alloc()))
         return AVERROR(ENOMEM);
+    if (!(s->todo = av_calloc(s->nb_workers + 1, sizeof(*s->todo))))
+        return AVERROR(ENOMEM);
+    atomic_init(&s->nb_roles, 1);
+    for (int i = 0; i <= s->nb_workers; i++)
+        if (!(s->todo[i].job = av_malloc_array(2 * g->mb_h, sizeof(*s->todo[i].job))))
+            return AVERROR(ENOMEM);
 
     if (s->nb_workers) {
         const AVTaskCallbacks cb = {
@@ -239,6 +276,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
             .priority_higher = waker_priority_higher,
             .ready           = waker_ready,
             .run             = waker_run,
+            .local_context_size = sizeof(int),
         };
         s->wakers = av_calloc(s->nb_workers, sizeof(*s->wakers));
         if (!s->wakers)
@@ -263,14 +301,12 @@ static void bsum_rows(C63EncContext *s, int i, int v)
     }
 }
 
-/* Wait until both halves of MCU row v of f are reconstructed (v may be
- * outside the frame: nothing to wait for). */
+/* Wait until MCU row v of f is reconstructed (v may be outside the
+ * frame: nothing to wait for). */
 static void row_wait(const C63EncContext *s, const C63EncFrame *f, int v)
 {
-    if (v < 0 || v >= s->geo.mb_h)
-        return;
-    ff_thread_progress_await(&f->half_done[2 * v],     1);
-    ff_thread_progress_await(&f->half_done[2 * v + 1], 1);
+    if (v >= 0 && v < s->geo.mb_h)
+        ff_thread_progress_await(&f->row_done[v], 1);
 }
 
 /* Motion estimation, transform and reconstruction of half (half: the left
@@ -344,67 +380,133 @@ static void encode_half_row(C63EncContext *s, C63EncFrame *f, int v, int half)
     }
 }
 
-/*
- * Job j of frame f, in this order:
- *   2 * mb_h the half rows: motion estimation, transform, reconstruction;
- *   nb_code  the MCU rows' entropy coding (row v needs rows v - 1 and v);
- *   nb_sums  the sums of this reconstruction, the next frame's reference
- *            (row v needs rows v and v + 1).
- * Jobs are taken in the order of their sequence numbers, frame after
- * frame, and a job waits only for jobs before it, which do not wait for
- * it: with one thread, never.
- */
-static void run_job(C63EncContext *s, C63EncFrame *f, int j)
+static void job_done(C63EncFrame *f)
 {
-    const int mb_h = s->geo.mb_h;
-
-    if (j < 2 * mb_h) {
-        encode_half_row(s, f, j >> 1, j & 1);
-        ff_thread_progress_report(&f->half_done[j], 1);
-    } else if ((j -= 2 * mb_h) < f->nb_code) {
-        row_wait(s, f, j - 1);
-        row_wait(s, f, j);
-        ff_c63_write_row(&f->buf->writer, &s->geo, &f->buf->coded, j);
-    } else {
-        j -= f->nb_code;
-        row_wait(s, f, j);
-        row_wait(s, f, j + 1);
-        bsum_rows(s, f->cur, j);
-        ff_thread_progress_report(&f->sums_done[j], 1);
-    }
     if (atomic_fetch_sub(&f->jobs_left, 1) == 1)
         ff_thread_progress_report(&f->done, 1);
 }
 
-/* Take the next published job and run it; 0 if none is left. A sequence
- * number below published belongs to a frame whose set the caller filled
- * before publishing it (sequentially consistent atomics); the set of the
- * frame two before it may be being filled meanwhile, with nb_jobs 0 first,
- * so it matches no number taken. */
-static int run_next_job(C63EncContext *s)
+/* One row fewer for job w | code of t's frame: the sums of row w (which
+ * need rows w and w + 1) or its entropy coding (rows w - 1 and w); the
+ * thread that brings it to none runs it, later (run_todo()). */
+static void dep_done(C63EncContext *s, C63Todo *t, int w, uint32_t code)
 {
-    unsigned seq = atomic_load(&s->taken);
-    C63EncFrame *f = NULL;
+    atomic_int *wait = code ? t->f->code_wait : t->f->sums_wait;
+
+    if (w >= 0 && w < s->geo.mb_h && atomic_fetch_sub(&wait[w], 1) == 1)
+        t->job[t->nb++] = w | code;
+}
+
+/* The jobs t holds: the sums first, which the next frame's rows wait for. */
+static void run_todo(C63EncContext *s, C63Todo *t)
+{
+    C63EncFrame *f = t->f;
+
+    for (int i = 0; i < t->nb; i++) {
+        if (!(t->job[i] & TODO_CODE)) {
+            bsum_rows(s, f->cur, t->job[i]);
+            ff_thread_progress_report(&f->sums_done[t->job[i]], 1);
+            job_done(f);
+        }
+    }
+    for (int i = 0; i < t->nb; i++) {
+        if (t->job[i] & TODO_CODE) {
+            ff_c63_write_row(&f->buf->writer, &s->geo, &f->buf->coded, t->job[i] & ~TODO_CODE);
+            job_done(f);
+        }
+    }
+    t->nb = 0;
+}
+
+/* MCU row v of f (t's frame): motion estimation, transform and
+ * reconstruction; the sums and entropy coding it completes go to t. */
+static void run_row(C63EncContext *s, C63Todo *t, int v)
+{
+    C63EncFrame *f = t->f;
+
+    encode_half_row(s, f, v, 0);
+    encode_half_row(s, f, v, 1);
+    ff_thread_progress_report(&f->row_done[v], 1);
+    if (f->nb_sums) {
+        dep_done(s, t, v - 1, 0);
+        dep_done(s, t, v, 0);
+    }
+    if (f->nb_code) {
+        dep_done(s, t, v, TODO_CODE);
+        dep_done(s, t, v + 1, TODO_CODE);
+    }
+    job_done(f);
+}
+
+/* Take row from segment k of f: its top row (dir 0) or its bottom row
+ * (dir 1). */
+static int claim_row(C63EncFrame *f, int k, int dir, int *v)
+{
+    unsigned w = atomic_load(&f->claim[k]), top, end;
 
     do {
-        if (seq == atomic_load(&s->published))
+        top = w & 0xFFFF;
+        end = w >> 16;
+        if (top >= end)
             return 0;
-    } while (!atomic_compare_exchange_weak(&s->taken, &seq, seq + 1));
-
-    for (int i = 0; i < NB_PROGRESS && !f; i++) {
-        unsigned n = atomic_load(&s->fr[i].nb_jobs);
-        if (seq - atomic_load(&s->fr[i].first_job) < n)
-            f = &s->fr[i];
-    }
-    av_assert0(f);
-    run_job(s, f, seq - atomic_load(&f->first_job));
+    } while (!atomic_compare_exchange_weak(&f->claim[k], &w, dir ? w - 0x10000 : w + 1));
+    *v = dir ? end - 1 : top;
     return 1;
 }
 
-/* Take the published jobs one by one, in order, until none is left. */
-static int run_jobs(C63EncContext *s)
+/* Take a row of the oldest frame in flight that has rows left and run it;
+ * 0 if no frame has. Thread role (0: the caller) takes the rows of segment
+ * role / 2 from the top (even roles) or the bottom (odd roles), then those
+ * of the other segments. Before a row of another frame, or before
+ * returning 0, it runs the jobs it holds (run_todo()), so that it never
+ * waits while holding jobs that a row waits for.
+ *
+ * The rows of a frame are taken before a row of the next one is (a thread
+ * that was late to take a row of a frame whose set was filled again
+ * meanwhile may take a row of the newer frame early: that row then waits,
+ * but the caller goes on with the older frame's rows in output_frame()),
+ * and a row waits only for rows and sums of the frame before. A set being
+ * filled has no rows left: its claim words are 0 until the rest is set. */
+static int run_next_row(C63EncContext *s, int role)
 {
-    while (run_next_job(s))
+    const int home = role / 2 % s->nb_seg, dir = role & 1;
+    C63Todo *t = &s->todo[role];
+
+    for (;;) {
+        C63EncFrame *f = NULL;
+        int v;
+
+        for (int i = 0; i < NB_PROGRESS; i++) {
+            C63EncFrame *c = &s->fr[i];
+            int left = 0;
+            for (int k = 0; k < s->nb_seg && !left; k++) {
+                unsigned w = atomic_load(&c->claim[k]);
+                left = (w & 0xFFFF) < (w >> 16);
+            }
+            if (left && (!f || (int)(atomic_load(&c->number) - atomic_load(&f->number)) < 0))
+                f = c;
+        }
+        if (!f) {
+            run_todo(s, t);
+            return 0;
+        }
+        if (t->f != f)
+            run_todo(s, t);
+        for (int k = 0; k < s->nb_seg; k++) {
+            if (claim_row(f, (home + k) % s->nb_seg, dir, &v)) {
+                t->f = f;
+                run_row(s, t, v);
+                return 1;
+            }
+        }
+        /* taken meanwhile: look again */
+    }
+}
+
+/* Take rows until none is left. */
+static int run_rows(C63EncContext *s, int role)
+{
+    while (run_next_row(s, role))
         ;
     return 0;
 }
@@ -419,7 +521,6 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     C63EncFrame *prev = s->nb_submitted ? &s->fr[(s->nb_submitted - 1) % NB_PROGRESS] : NULL;
     C63EncBuffers *b  = &s->buf[s->nb_submitted % s->depth];
     const int key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
-    unsigned first = atomic_load(&s->published);
     int ret, nb_jobs;
 
     if (frame->width != avctx->width || frame->height != avctx->height) {
@@ -431,7 +532,8 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
         return ret;
 
     /* the set of the frame two before: output, and read by no job now */
-    atomic_store(&f->nb_jobs, 0);
+    for (int k = 0; k < s->nb_seg; k++)
+        atomic_store(&f->claim[k], 0);
     av_frame_move_ref(f->frame, frame);
     f->buf     = b;
     f->prev    = prev;
@@ -444,20 +546,24 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
      * a keyframe (then, the next frame being inter, they are always made) */
     f->nb_sums = s->since_key < avctx->gop_size ? g->mb_h : 0;
     av_assert0(key || (prev && prev->nb_sums));
-    nb_jobs = 2 * g->mb_h + f->nb_code + f->nb_sums;
-    for (int i = 0; i < 2 * g->mb_h; i++)
-        ff_thread_progress_reset(&f->half_done[i]);
-    for (int i = 0; i < g->mb_h; i++)
+    nb_jobs = g->mb_h + f->nb_code + f->nb_sums;
+    for (int i = 0; i < g->mb_h; i++) {
+        ff_thread_progress_reset(&f->row_done[i]);
         ff_thread_progress_reset(&f->sums_done[i]);
+        atomic_store(&f->code_wait[i], 1 + (i > 0));
+        atomic_store(&f->sums_wait[i], 1 + (i + 1 < g->mb_h));
+    }
     ff_thread_progress_reset(&f->done);
     atomic_store(&f->jobs_left, nb_jobs);
-    atomic_store(&f->first_job, first);
-    atomic_store(&f->nb_jobs, nb_jobs);
+    atomic_store(&f->number, (unsigned)s->nb_submitted);
     s->nb_submitted++;
 
-    atomic_store(&s->published, first + nb_jobs);
+    /* publish: the segments' rows */
+    for (int k = 0; k < s->nb_seg; k++)
+        atomic_store(&f->claim[k], (unsigned)(k * g->mb_h / s->nb_seg) |
+                                   (unsigned)((k + 1) * g->mb_h / s->nb_seg) << 16);
     if (!s->exec)
-        return run_jobs(s);
+        return run_rows(s, 0);
     for (int i = 0; i < s->nb_workers; i++)
         if (!atomic_exchange(&s->wakers[i].queued, 1))
             av_executor_execute(s->exec, &s->wakers[i].task);
@@ -472,10 +578,11 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     C63EncBuffers *b = f->buf;
     int ret;
 
-    /* The caller runs jobs (of this frame or the next) until the frame is
-     * done, one at a time: the packet goes out at most a job after it. */
-    while (atomic_load(&f->jobs_left) && run_next_job(s))
+    /* The caller runs rows (of this frame or the next) until the frame is
+     * done, one at a time: the packet goes out at most a row after it. */
+    while (atomic_load(&f->jobs_left) && run_next_row(s, 0))
         ;
+    run_todo(s, &s->todo[0]);
     ff_thread_progress_await(&f->done, 1);
     s->nb_output++;
     if (s->entropy == ENTROPY_TWIN)
@@ -553,18 +660,24 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
     }
     for (int i = 0; i < NB_PROGRESS; i++) {
         C63EncFrame *f = &s->fr[i];
-        if (f->half_done)
-            for (int j = 0; j < 2 * s->geo.mb_h; j++)
-                ff_thread_progress_destroy(&f->half_done[j]);
-        if (f->sums_done)
-            for (int j = 0; j < s->geo.mb_h; j++)
+        for (int j = 0; j < s->geo.mb_h; j++) {
+            if (f->row_done)
+                ff_thread_progress_destroy(&f->row_done[j]);
+            if (f->sums_done)
                 ff_thread_progress_destroy(&f->sums_done[j]);
+        }
         ff_thread_progress_destroy(&f->done);
-        av_freep(&f->half_done);
+        av_freep(&f->claim);
+        av_freep(&f->code_wait);
+        av_freep(&f->sums_wait);
+        av_freep(&f->row_done);
         av_freep(&f->sums_done);
         av_frame_free(&f->frame);
     }
     av_frame_free(&s->in);
+    for (int i = 0; s->todo && i <= s->nb_workers; i++)
+        av_freep(&s->todo[i].job);
+    av_freep(&s->todo);
     ff_c63_twin_writer_free(&s->twin);
     return 0;
 }
