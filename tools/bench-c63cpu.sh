@@ -37,6 +37,14 @@
 # (see pair_ratio()): on a host whose speed drifts, the ratio of two best
 # times is not a measure of the threads' scaling.
 #
+# What two encoder threads can reach through ffmpeg is printed beside
+# them: with one thread, ffmpeg's demuxer, decoder and muxer threads run on
+# the other core, and the run's CPU time beyond its wall time is theirs;
+# with two threads on a two-core host they take that time from the
+# encoder's cores, so two threads can be at most 2 x wall / CPU time of the
+# one-thread run faster (cores x wall / CPU time on other hosts, at most
+# 2x).
+#
 # What two threads can gain on the host at all is printed first and last:
 # tests/cpuscaling (BUILD/tests or BUILD/obj/tests) runs two copies of a
 # loop that touches no memory against one, ten times; where other work
@@ -180,6 +188,15 @@ for size in sd hd; do
     enc1() { $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" -threads 1 -c:v c63 -f c63 -y "$TMP/$size.p1.c63"; }
     enc2() { $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" -threads 2 -c:v c63 -f c63 -y "$TMP/$size.p2.c63"; }
     pe=$(pair_ratio enc1 enc2)
+    # What two threads can reach through ffmpeg at all: with one encoder
+    # thread, ffmpeg's demuxer, decoder and muxer threads run beside it
+    # (the CPU time beyond the wall time); with two, on a host of fewer
+    # than three cores, they take their share of the cores from them.
+    lim=$(awk -v w="$(wall "$t1")" -v c="$(cpu "$t1")" -v n="$(nproc)" 'BEGIN {
+        if (w <= 0 || c <= 0) { print "n/a"; exit }
+        l = n * w / c; if (l > 2) l = 2
+        o = (c - w) / c; if (o < 0) o = 0
+        printf "%.2fx (ffmpeg'"'"'s other threads: %.1f%% of the one-thread run'"'"'s CPU time, %d cores)", l, 100 * o, n }')
     if [ -n "$have_ref" ]; then
         tr=$(best_time "$REF_RUNS" "$REFENC" -w $w -h $h -o "$TMP/$size.ref.c63" "$refin")
         fr=$(fps "$rn" "$(wall "$tr")"); cr=$(fps "$rn" "$(cpu "$tr")")
@@ -190,9 +207,11 @@ for size in sd hd; do
         echo "bench-c63cpu: encode $label: reference $fr frames/s ($cr per CPU second)"
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($(ratio "$f1" "$fr") the reference; $c1 per CPU second, $(ratio "$c1" "$cr"))"
         echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio2 "$f2" "$f1") one thread; median of $PAIRS alternating pairs $pe)"
+        echo "bench-c63cpu: encode $label: 2 threads against 1 through ffmpeg can reach at most $lim"
         echo "bench-c63cpu: encode $label: output $same to the reference's over its $rn frames"
     else
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio2 "$f2" "$f1"); median of $PAIRS alternating pairs $pe)"
+        echo "bench-c63cpu: encode $label: 2 threads against 1 through ffmpeg can reach at most $lim"
     fi
 
     if [ -x "$ENCTHREADS" ]; then
