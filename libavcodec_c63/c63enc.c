@@ -107,11 +107,6 @@ typedef struct C63EncFrame {
     DECLARE_ALIGNED(64, atomic_int, jobs_left);
 } C63EncFrame;
 
-/* What wakes a worker thread: an executor task that runs the rows left
- * (run_rows()). There are threads - 1 workers, the caller being the other
- * thread. Each is queued at most once; one that is queued or has not yet
- * looked for rows will find the ones published after it was queued, so it
- * need not be queued again for them. */
 /* The jobs that a thread completed the rows for (sums and entropy coding)
  * and runs after its rows of that frame: rows, sums and entropy coding
  * each run back to back, as with one thread. */
@@ -122,6 +117,11 @@ typedef struct C63Todo {
 } C63Todo;
 #define TODO_CODE 0x80000000u
 
+/* What wakes a worker thread: an executor task that runs the rows left
+ * (run_rows()). There are threads - 1 workers, the caller being the other
+ * thread. Each is queued at most once; one that is queued or has not yet
+ * looked for rows will find the ones published after it was queued, so it
+ * need not be queued again for them. */
 typedef struct C63Waker {
     AVTask      task;
     atomic_int  queued;
