@@ -309,23 +309,21 @@ static void row_wait(const C63EncContext *s, const C63EncFrame *f, int v)
         ff_thread_progress_await(&f->row_done[v], 1);
 }
 
-/* Motion estimation, transform and reconstruction of half (half: the left
- * or the right macroblocks) of MCU row v of frame f. */
-static void encode_half_row(C63EncContext *s, C63EncFrame *f, int v, int half)
+/* Motion estimation, transform and reconstruction of MCU row v of frame f. */
+static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
 {
     const C63Geometry *g = &s->geo;
     const C63EncFrame *prev = f->prev;
     C63EncBuffers *b = f->buf;
     const AVFrame *frame = f->frame;
     const int key = b->coded.keyframe;
-    const int u0 = half ? g->mb_w / 2 : 0, u1 = half ? g->mb_w : g->mb_w / 2;
     int16_t res[64];
 
     if (prev && !key) {
         /* The reference's rows that the search reads, v - reach .. v +
-         * reach, and their sums (a row's sums are made after its half rows
-         * and those of the row below, so this also waits for what the next
-         * case waits for). */
+         * reach, and their sums (a row's sums are made after that row and
+         * the row below, so this also waits for what the next case waits
+         * for). */
         for (int r = FFMAX(v - s->reach, 0); r <= FFMIN(v + s->reach, g->mb_h - 1); r++)
             ff_thread_progress_await(&prev->sums_done[r], 1);
     } else if (prev) {
@@ -335,28 +333,26 @@ static void encode_half_row(C63EncContext *s, C63EncFrame *f, int v, int half)
             row_wait(s, prev, r);
     }
 
-    /* The half row's input into the padded planes (only this job reads it). */
+    /* The row's input into the padded planes (only this row reads it). */
     for (int p = 0; p < 3; p++) {
-        const int rows = p ? 8 : 16, y0 = v * rows, m = p ? 8 : 16;
+        const int rows = p ? 8 : 16, y0 = v * rows;
         const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
         const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
-        const int x0 = u0 * m, x1 = FFMIN(u1 * m, w);
-        if (y0 < h && x0 < x1)
-            av_image_copy_plane(b->orig[p] + (ptrdiff_t)y0 * g->w[p] + x0, g->w[p],
-                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p] + x0,
-                                frame->linesize[p], x1 - x0, FFMIN(rows, h - y0));
+        if (y0 < h)
+            av_image_copy_plane(b->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
+                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
+                                frame->linesize[p], w, FFMIN(rows, h - y0));
     }
 
     for (int p = 0; p < 3; p++) {
         const ptrdiff_t stride = g->w[p];
         const int bw = g->w[p] / 8, rows = p ? 1 : 2;
-        const int bx0 = p ? u0 : 2 * u0, bx1 = p ? u1 : 2 * u1;
         const uint8_t *ref = s->recon[!f->cur][p];
         const uint16_t *ref_sums = s->bsum[!f->cur][p];
         uint8_t *rec = s->recon[f->cur][p];
 
         for (int by = v * rows; by < (v + 1) * rows; by++) {
-            for (int bx = bx0; bx < bx1; bx++) {
+            for (int bx = 0; bx < bw; bx++) {
                 size_t bi = (size_t)by * bw + bx;
                 const uint8_t *src = b->orig[p] + 8 * by * stride + 8 * bx;
                 const uint8_t *pred = NULL;
@@ -424,8 +420,7 @@ static void run_row(C63EncContext *s, C63Todo *t, int v)
 {
     C63EncFrame *f = t->f;
 
-    encode_half_row(s, f, v, 0);
-    encode_half_row(s, f, v, 1);
+    encode_row(s, f, v);
     ff_thread_progress_report(&f->row_done[v], 1);
     if (f->nb_sums) {
         dep_done(s, t, v - 1, 0);
