@@ -188,10 +188,7 @@ for size in sd hd; do
     enc1() { $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" -threads 1 -c:v c63 -f c63 -y "$TMP/$size.p1.c63"; }
     enc2() { $FF -f rawvideo -s ${w}x$h -pix_fmt yuv420p -i "$in" -threads 2 -c:v c63 -f c63 -y "$TMP/$size.p2.c63"; }
     pe=$(pair_ratio enc1 enc2)
-    # What two threads can reach through ffmpeg at all: with one encoder
-    # thread, ffmpeg's demuxer, decoder and muxer threads run beside it
-    # (the CPU time beyond the wall time); with two, on a host of fewer
-    # than three cores, they take their share of the cores from them.
+    # what two threads can reach through ffmpeg (see the top)
     lim=$(awk -v w="$(wall "$t1")" -v c="$(cpu "$t1")" -v n="$(nproc)" 'BEGIN {
         if (w <= 0 || c <= 0) { print "n/a"; exit }
         l = n * w / c; if (l > 2) l = 2
@@ -207,12 +204,11 @@ for size in sd hd; do
         echo "bench-c63cpu: encode $label: reference $fr frames/s ($cr per CPU second)"
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($(ratio "$f1" "$fr") the reference; $c1 per CPU second, $(ratio "$c1" "$cr"))"
         echo "bench-c63cpu: encode $label: c63 2 threads $f2 frames/s ($(ratio "$f2" "$fr") the reference, $(ratio2 "$f2" "$f1") one thread; median of $PAIRS alternating pairs $pe)"
-        echo "bench-c63cpu: encode $label: 2 threads against 1 through ffmpeg can reach at most $lim"
         echo "bench-c63cpu: encode $label: output $same to the reference's over its $rn frames"
     else
         echo "bench-c63cpu: encode $label: c63 1 thread $f1 frames/s ($c1 per CPU second), 2 threads $f2 frames/s ($(ratio2 "$f2" "$f1"); median of $PAIRS alternating pairs $pe)"
-        echo "bench-c63cpu: encode $label: 2 threads against 1 through ffmpeg can reach at most $lim"
     fi
+    echo "bench-c63cpu: encode $label: 2 threads against 1 through ffmpeg can reach at most $lim"
 
     if [ -x "$ENCTHREADS" ]; then
         "$ENCTHREADS" -a 1 -b 2 -r "$ENC_ROUNDS" "$in" ${w}x$h > "$TMP/encthreads" 2>&1 ||
