@@ -18,9 +18,9 @@
 
 /**
  * @file
- * Difference lists (AV_FRAME_DATA_DIFF_LIST, version 2, described in
- * libavutil/framediff.h) on the CPU: the picture geometry they index, and
- * their checking, application and making. Header-only, so that libavcodec
+ * Difference lists (version 2, described in libavutil/framediff.h) on the
+ * CPU: the picture geometry they index, their place on a frame, and their
+ * checking, application and making. Header-only, so that libavcodec
  * (the framediff codec) and libavfilter (framediff, cudadiff,
  * framediffapply) share it without linking to each other. The placement
  * of the bits in the bitmap is the CUDA kernel's (cuda_kernels/cudadiff.h).
@@ -31,10 +31,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "libavutil/common.h"
+#include "libavutil/dict.h"
 #include "libavutil/error.h"
+#include "libavutil/frame.h"
 #include "libavutil/framediff.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/intmath.h"
@@ -119,6 +122,38 @@ static inline size_t ff_framediff_list_size(const FrameDiffGeometry *g, uint32_t
     return AV_FRAME_DIFF_SIZE(g->bitmap_start[g->nb_planes], n);
 }
 
+/**
+ * Give frame a list of size bytes, to be written at the returned pointer:
+ * the frame's list entry (the one av_frame_diff_get_side_data() finds) gets
+ * a new buffer, or a new AV_FRAME_DATA_SEI_UNREGISTERED entry is added,
+ * with AV_FRAME_DIFF_UUID before the list. The frame's other side data,
+ * other entries of that type included, is left alone.
+ * Returns NULL if out of memory.
+ */
+static inline uint8_t *ff_framediff_list_new_side_data(AVFrame *frame, size_t size)
+{
+    static const uint8_t uuid[AV_FRAME_DIFF_UUID_SIZE] = AV_FRAME_DIFF_UUID;
+    AVFrameSideData *sd = av_frame_diff_get_side_data(frame);
+
+    size += AV_FRAME_DIFF_UUID_SIZE;
+    if (sd) {
+        AVBufferRef *buf = av_buffer_alloc(size);
+        if (!buf)
+            return NULL;
+        av_buffer_unref(&sd->buf);
+        av_dict_free(&sd->metadata);
+        sd->buf  = buf;
+        sd->data = buf->data;
+        sd->size = size;
+    } else {
+        sd = av_frame_new_side_data(frame, AV_FRAME_DATA_SEI_UNREGISTERED, size);
+        if (!sd)
+            return NULL;
+    }
+    memcpy(sd->data, uuid, AV_FRAME_DIFF_UUID_SIZE);
+    return sd->data + AV_FRAME_DIFF_UUID_SIZE;
+}
+
 /** Write the header of a list; the bitmap and values are the caller's. */
 static inline void ff_framediff_list_header(uint8_t *h, const FrameDiffGeometry *g,
                                             int threshold, int refresh,
@@ -150,6 +185,17 @@ static inline uint32_t ff_framediff_list_count_bits(const uint8_t *p, uint32_t n
     for (; i < n; i++)
         c += av_popcount(p[i]);
     return c;
+}
+
+/** 1 if a and b are the same planes. */
+static inline int ff_framediff_list_same_geometry(const FrameDiffGeometry *a,
+                                                  const FrameDiffGeometry *b)
+{
+    int i, same = a->nb_planes == b->nb_planes && a->size == b->size;
+
+    for (i = 0; same && i < a->nb_planes; i++)
+        same = a->width[i] == b->width[i] && a->height[i] == b->height[i];
+    return same;
 }
 
 /**
@@ -218,16 +264,11 @@ static inline int ff_framediff_list_check(const uint8_t *h, size_t size,
                AV_RL32(h + AV_FRAME_DIFF_OFF_FRAME_SIZE), fsize);
         return AVERROR_INVALIDDATA;
     }
-    if (g) {
-        int same = g->nb_planes == nb_planes && g->size == fsize;
-        for (i = 0; same && i < nb_planes; i++)
-            same = g->width[i] == own.width[i] && g->height[i] == own.height[i];
-        if (!same) {
-            av_log(log_ctx, AV_LOG_ERROR, "Difference list describes another "
-                   "picture geometry than the %d-plane, %"PRIu32"-byte one "
-                   "expected\n", g->nb_planes, g->size);
-            return AVERROR_INVALIDDATA;
-        }
+    if (g && !ff_framediff_list_same_geometry(g, &own)) {
+        av_log(log_ctx, AV_LOG_ERROR, "Difference list describes another "
+               "picture geometry than the %d-plane, %"PRIu32"-byte one "
+               "expected\n", g->nb_planes, g->size);
+        return AVERROR_INVALIDDATA;
     }
     n = AV_RL32(h + AV_FRAME_DIFF_OFF_NB_SENT);
     if (n > fsize || size != ff_framediff_list_size(&own, n)) {
@@ -255,6 +296,44 @@ static inline int ff_framediff_list_check(const uint8_t *h, size_t size,
     if (lg)
         *lg = own;
     return 0;
+}
+
+/** Write the planes of g as "WxH,WxH,..." (bytes per line x lines). */
+static inline void ff_framediff_list_planes_str(char *buf, size_t buf_size,
+                                                const FrameDiffGeometry *g)
+{
+    size_t len = 0;
+    int i;
+
+    buf[0] = 0;
+    for (i = 0; i < g->nb_planes && len < buf_size; i++)
+        len += snprintf(buf + len, buf_size - len, "%s%dx%d", i ? "," : "",
+                        g->width[i], g->height[i]);
+}
+
+/**
+ * Check the list of size bytes that a frame carries against the geometry g
+ * of the frame's picture, as ff_framediff_list_check() does. A frame keeps
+ * its list through filters that scale or convert it (the side data type
+ * does not depend on the picture's size): a list made for another picture
+ * is refused with a message that names both.
+ */
+static inline int ff_framediff_list_check_frame(const uint8_t *h, size_t size,
+                                                const FrameDiffGeometry *g,
+                                                void *log_ctx)
+{
+    FrameDiffGeometry lg;
+    char lp[96], fp[96];
+    int ret = ff_framediff_list_check(h, size, NULL, &lg, log_ctx);
+
+    if (ret < 0 || ff_framediff_list_same_geometry(g, &lg))
+        return ret;
+    ff_framediff_list_planes_str(lp, sizeof(lp), &lg);
+    ff_framediff_list_planes_str(fp, sizeof(fp), g);
+    av_log(log_ctx, AV_LOG_ERROR, "Difference list made for planes of %s "
+           "bytes x lines, not this picture's %s: was the frame scaled or "
+           "converted after the list was made?\n", lp, fp);
+    return AVERROR_INVALIDDATA;
 }
 
 /**

@@ -19,7 +19,7 @@
 /**
  * @file
  * framediff encoder: the sender's difference list of each frame, compressed
- * by zlib. Frames carrying AV_FRAME_DATA_DIFF_LIST side data (from the
+ * by zlib. Frames carrying a list (libavutil/framediff.h, from the
  * framediff or cudadiff filter; of CUDA frames only the side data is
  * read) are sent as listed; the others are differenced here, as framediff
  * does, with the threshold and refresh interval (-g) options.
@@ -112,7 +112,7 @@ static int framediff_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
                                   const AVFrame *frame, int *got_packet)
 {
     FrameDiffEncContext *s = avctx->priv_data;
-    const AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_DIFF_LIST);
+    const AVFrameSideData *sd = av_frame_diff_get_side_data(frame);
     const uint8_t *list;
     size_t size;
     uLongf zlen = s->zbuf_size;
@@ -121,11 +121,11 @@ static int framediff_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
 
     if (sd) {
         /* the filter's list, as is; R follows it, for frames without one */
-        ret = ff_framediff_list_check(sd->data, sd->size, &s->g, NULL, avctx);
+        list = sd->data + AV_FRAME_DIFF_UUID_SIZE;
+        size = sd->size - AV_FRAME_DIFF_UUID_SIZE;
+        ret  = ff_framediff_list_check_frame(list, size, &s->g, avctx);
         if (ret < 0)
             return ret;
-        list = sd->data;
-        size = sd->size;
         ff_framediff_list_apply(s->recv, list, &s->g);
         s->frame_index = AV_RL32(list + AV_FRAME_DIFF_OFF_FRAME_INDEX) + 1;
     } else if (frame->format == AV_PIX_FMT_CUDA) {

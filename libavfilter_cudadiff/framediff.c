@@ -53,16 +53,14 @@ int ff_framediff_new_side_data(AVFrame *frame, const FrameDiffGeometry *g,
                                uint32_t nb_sent, uint8_t **bitmap, uint8_t **values)
 {
     const uint32_t bitmap_size = g->bitmap_start[g->nb_planes];
-    AVFrameSideData *sd;
+    uint8_t *list = ff_framediff_list_new_side_data(frame,
+                                                    ff_framediff_list_size(g, nb_sent));
 
-    av_frame_remove_side_data(frame, AV_FRAME_DATA_DIFF_LIST);
-    sd = av_frame_new_side_data(frame, AV_FRAME_DATA_DIFF_LIST,
-                                ff_framediff_list_size(g, nb_sent));
-    if (!sd)
+    if (!list)
         return AVERROR(ENOMEM);
 
-    ff_framediff_list_header(sd->data, g, threshold, refresh, index, nb_sent);
-    *bitmap = sd->data + AV_FRAME_DIFF_OFF_BITMAP;
+    ff_framediff_list_header(list, g, threshold, refresh, index, nb_sent);
+    *bitmap = list + AV_FRAME_DIFF_OFF_BITMAP;
     *values = *bitmap + bitmap_size;
     memset(*bitmap, 0, bitmap_size);
     return 0;
@@ -70,16 +68,17 @@ int ff_framediff_new_side_data(AVFrame *frame, const FrameDiffGeometry *g,
 
 int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g)
 {
-    AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_DIFF_LIST);
-    const uint8_t *bitmap;
+    const AVFrameSideData *sd = av_frame_diff_get_side_data(frame);
+    const uint8_t *list, *bitmap;
     char key[64], val[64];
     uint32_t n;
     int i, ret;
 
-    if (!sd || sd->size < AV_FRAME_DIFF_HEADER_SIZE + g->bitmap_start[g->nb_planes])
+    if (!sd || sd->size - AV_FRAME_DIFF_UUID_SIZE < ff_framediff_list_size(g, 0))
         return AVERROR_BUG;
-    n      = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_NB_SENT);
-    bitmap = sd->data + AV_FRAME_DIFF_OFF_BITMAP;
+    list   = sd->data + AV_FRAME_DIFF_UUID_SIZE;
+    n      = AV_RL32(list + AV_FRAME_DIFF_OFF_NB_SENT);
+    bitmap = list + AV_FRAME_DIFF_OFF_BITMAP;
 
     snprintf(val, sizeof(val), "%"PRIu32, n);
     if ((ret = av_dict_set(&frame->metadata, "lavfi.cudadiff.sent", val, 0)) < 0)

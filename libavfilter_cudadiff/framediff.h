@@ -55,18 +55,19 @@ int ff_framediff_geometry(FrameDiffGeometry *g, enum AVPixelFormat fmt,
                           int w, int h, void *log_ctx);
 
 /**
- * Attach an AV_FRAME_DATA_DIFF_LIST side data (version 2) of nb_sent bytes
- * sent to frame, replacing any earlier one, write its header and clear its
- * bitmap. The caller sets the bits at *bitmap (g->bitmap_start[nb_planes]
- * bytes) and writes the nb_sent values at *values.
+ * Attach a list (version 2, libavutil/framediff.h) of nb_sent bytes sent to
+ * frame, replacing the frame's earlier list but no other side data, write
+ * its header and clear its bitmap. The caller sets the bits at *bitmap
+ * (g->bitmap_start[nb_planes] bytes) and writes the nb_sent values at
+ * *values.
  */
 int ff_framediff_new_side_data(AVFrame *frame, const FrameDiffGeometry *g,
                                int threshold, int refresh, uint32_t index,
                                uint32_t nb_sent, uint8_t **bitmap, uint8_t **values);
 
 /**
- * Set the lavfi.cudadiff.* metadata of frame from its side data (counted
- * per plane from the bitmap).
+ * Set the lavfi.cudadiff.* metadata of frame from its list (counted per
+ * plane from the bitmap).
  */
 int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g);
 

@@ -19,8 +19,8 @@
 /**
  * @file
  * The receiver of framediff/cudadiff: rebuild the receiver's picture from
- * the AV_FRAME_DATA_DIFF_LIST side data alone, ignoring the pixels of the
- * frames that carry it. Can also dump the lists as text.
+ * the difference lists alone (libavutil/framediff.h), ignoring the pixels
+ * of the frames that carry them. Can also dump the lists as text.
  */
 
 #include <errno.h>
@@ -115,16 +115,15 @@ static int config_input(AVFilterLink *inlink)
     return 0;
 }
 
-static void dump_list(FrameDiffApplyContext *s, const AVFrameSideData *sd)
+static void dump_list(FrameDiffApplyContext *s, const uint8_t *h, size_t size)
 {
-    const uint8_t *h = sd->data;
     const uint32_t n = AV_RL32(h + AV_FRAME_DIFF_OFF_NB_SENT);
     const int nb_planes = h[AV_FRAME_DIFF_OFF_NB_PLANES];
     uint8_t md5[16];
     uint32_t k;
     int i;
 
-    av_md5_sum(md5, sd->data, sd->size);
+    av_md5_sum(md5, h, size);
     fprintf(s->dump, "frame:%"PRId64" version:%d flags:%d planes:%d "
             "threshold:%d sent:%"PRIu32" size:%"PRIu32" index:%"PRIu32" lines:",
             s->nb_frames, h[AV_FRAME_DIFF_OFF_VERSION], h[AV_FRAME_DIFF_OFF_FLAGS],
@@ -135,7 +134,7 @@ static void dump_list(FrameDiffApplyContext *s, const AVFrameSideData *sd)
         fprintf(s->dump, "%s%"PRIu32"x%"PRIu32, i ? "," : "",
                 AV_RL32(h + AV_FRAME_DIFF_OFF_WIDTH(i)),
                 AV_RL32(h + AV_FRAME_DIFF_OFF_HEIGHT(i)));
-    fprintf(s->dump, " bytes:%zu md5:", sd->size);
+    fprintf(s->dump, " bytes:%zu md5:", size);
     for (i = 0; i < 16; i++)
         fprintf(s->dump, "%02x", md5[i]);
     fprintf(s->dump, "\n");
@@ -159,9 +158,11 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     AVFilterContext *ctx = inlink->dst;
     AVFilterLink *outlink = ctx->outputs[0];
     FrameDiffApplyContext *s = ctx->priv;
-    const AVFrameSideData *sd = av_frame_get_side_data(in, AV_FRAME_DATA_DIFF_LIST);
+    const AVFrameSideData *sd = av_frame_diff_get_side_data(in);
+    const uint8_t *list;
     AVFrame *out;
     uint32_t index;
+    size_t size;
     int p, y, ret;
 
     if (!sd) {
@@ -170,22 +171,24 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
         av_frame_free(&in);
         return AVERROR(EINVAL);
     }
-    ret = ff_framediff_list_check(sd->data, sd->size, &s->g, NULL, ctx);
+    list = sd->data + AV_FRAME_DIFF_UUID_SIZE;
+    size = sd->size - AV_FRAME_DIFF_UUID_SIZE;
+    ret  = ff_framediff_list_check_frame(list, size, &s->g, ctx);
     if (ret < 0) {
         av_frame_free(&in);
         return ret;
     }
     if (s->dump)
-        dump_list(s, sd);
+        dump_list(s, list, size);
 
-    index = AV_RL32(sd->data + AV_FRAME_DIFF_OFF_FRAME_INDEX);
+    index = AV_RL32(list + AV_FRAME_DIFF_OFF_FRAME_INDEX);
     if (index != (uint32_t)s->next_index)
         av_log(ctx, AV_LOG_WARNING, "Expected list %"PRIu32", got %"PRIu32": "
                "lists were lost, bytes not sent since stay stale until a refresh\n",
                (uint32_t)s->next_index, index);
     s->next_index = (int64_t)index + 1;
 
-    ff_framediff_list_apply(s->recv, sd->data, &s->g);
+    ff_framediff_list_apply(s->recv, list, &s->g);
     s->nb_frames++;
 
     if (s->passthrough)

@@ -35,6 +35,14 @@
  *    leave the picture as it was; then packets are lost: the picture must
  *    stay what a receiver that missed them has, and be exact again at the
  *    refresh.
+ * 3. Lists on frames: a frame that carries another user data unregistered
+ *    entry (x264's UUID, its payload a valid list) gets a list, then a
+ *    second one: the other entry must stay as it was and exactly one entry
+ *    carry the list's UUID. The framediff encoder must send that list, not
+ *    the other entry's, and refuse a list made for another picture size; a
+ *    frame whose only entry has another UUID carries no list (the encoder
+ *    differences its picture), nor does one whose entry is too short for a
+ *    list header.
  *
  * Prints each case and the decoder's messages, then "checkframediff: N
  * passed, N failed". With CORPUS_DIR (tests/fuzz/corpus), also writes the
@@ -53,6 +61,8 @@
 
 #include "libavcodec/avcodec.h"
 #include "libavutil/error.h"
+#include "libavutil/frame.h"
+#include "libavutil/framediff.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
@@ -345,6 +355,171 @@ static void check_decoder(void)
     }
 }
 
+/* -------------------------------------------- lists on frames --- */
+
+static const uint8_t list_uuid[AV_FRAME_DIFF_UUID_SIZE] = AV_FRAME_DIFF_UUID;
+
+/* x264's user data unregistered SEI, which an H.264 decoder exports */
+static const uint8_t x264_uuid[16] = {
+    0xdc, 0x45, 0xe9, 0xbd, 0xe6, 0xd9, 0x48, 0xb7,
+    0x96, 0x2c, 0xd8, 0x20, 0xd9, 0x23, 0xee, 0xef,
+};
+
+/* Entries of frame that carry the list's UUID, whatever their size. */
+static int count_lists(const AVFrame *frame)
+{
+    int n = 0;
+
+    for (int i = 0; i < frame->nb_side_data; i++) {
+        const AVFrameSideData *sd = frame->side_data[i];
+        n += sd->type == AV_FRAME_DATA_SEI_UNREGISTERED &&
+             sd->size >= AV_FRAME_DIFF_UUID_SIZE &&
+             !memcmp(sd->data, list_uuid, AV_FRAME_DIFF_UUID_SIZE);
+    }
+    return n;
+}
+
+/* A list sending every byte of the picture pic (lines g->width[p] apart). */
+static size_t whole_list(uint8_t *list, uint8_t *const pic[4], const FrameDiffGeometry *g)
+{
+    uint8_t *recv = av_mallocz(g->size);
+    size_t size = ff_framediff_list_make(list, recv, pic, g->width, g, -1, 20, 1, 0);
+
+    av_free(recv);
+    return size;
+}
+
+/* A fresh framediff encoder and decoder; frame to one packet to out. */
+static int encode_decode(const AVFrame *frame, const FrameDiffGeometry *g, uint8_t *out)
+{
+    AVCodecContext *enc = avcodec_alloc_context3(avcodec_find_encoder(AV_CODEC_ID_FRAMEDIFF));
+    AVCodecContext *dec = avcodec_alloc_context3(avcodec_find_decoder(AV_CODEC_ID_FRAMEDIFF));
+    AVPacket *pkt = av_packet_alloc();
+    int ret;
+
+    enc->width     = dec->width  = W;
+    enc->height    = dec->height = H;
+    enc->pix_fmt   = AV_PIX_FMT_YUV420P;
+    enc->time_base = (AVRational){ 1, 25 };
+    ret = avcodec_open2(enc, enc->codec, NULL);
+    if (ret >= 0) {
+        dec->extradata = av_mallocz(enc->extradata_size + AV_INPUT_BUFFER_PADDING_SIZE);
+        memcpy(dec->extradata, enc->extradata, enc->extradata_size);
+        dec->extradata_size = enc->extradata_size;
+        ret = avcodec_open2(dec, dec->codec, NULL);
+    }
+    if (ret >= 0)
+        ret = avcodec_send_frame(enc, frame);
+    if (ret >= 0)
+        ret = avcodec_receive_packet(enc, pkt);
+    if (ret >= 0)
+        ret = decode(dec, pkt, g, out);
+    av_packet_free(&pkt);
+    avcodec_free_context(&enc);
+    avcodec_free_context(&dec);
+    return ret;
+}
+
+static void check_side_data(void)
+{
+    FrameDiffGeometry g, smaller;
+    AVFrame *frame = av_frame_alloc(), *other = av_frame_alloc();
+    AVFrameSideData *foreign, *sd;
+    const AVBufferRef *foreign_buf;
+    uint8_t *pa[4], *pb[4], *pc, *out, *list_a, *list_b, *copy, *dst;
+    size_t size_a, size_b, max;
+    int p, i, ok;
+
+    ff_framediff_list_geometry(&g, AV_PIX_FMT_YUV420P, W, H);
+    max    = ff_framediff_list_size(&g, g.size);
+    list_a = av_mallocz(max);
+    list_b = av_mallocz(max);
+    copy   = av_mallocz(AV_FRAME_DIFF_UUID_SIZE + max);
+    pc     = av_mallocz(g.size);
+    out    = av_mallocz(g.size);
+    /* three pictures: A in the other entry's list, B in ours, C the frame's */
+    for (p = 0; p < 3; p++) {
+        pa[p] = av_malloc(g.width[p] * g.height[p]);
+        pb[p] = av_malloc(g.width[p] * g.height[p]);
+        for (i = 0; i < g.width[p] * g.height[p]; i++) {
+            pa[p][i] = rnd();
+            pb[p][i] = rnd();
+            pc[g.offset[p] + i] = rnd();
+        }
+    }
+    pa[3] = pb[3] = NULL;
+    size_a = whole_list(list_a, pa, &g);
+    size_b = whole_list(list_b, pb, &g);
+
+    frame->format = AV_PIX_FMT_YUV420P;
+    frame->width  = W;
+    frame->height = H;
+    av_frame_get_buffer(frame, 0);
+    for (p = 0; p < 3; p++)
+        for (int y = 0; y < g.height[p]; y++)
+            memcpy(frame->data[p] + y * frame->linesize[p],
+                   pc + g.offset[p] + y * g.width[p], g.width[p]);
+    foreign = av_frame_new_side_data(frame, AV_FRAME_DATA_SEI_UNREGISTERED,
+                                     AV_FRAME_DIFF_UUID_SIZE + size_a);
+    memcpy(foreign->data, x264_uuid, AV_FRAME_DIFF_UUID_SIZE);
+    memcpy(foreign->data + AV_FRAME_DIFF_UUID_SIZE, list_a, size_a);
+    memcpy(copy, foreign->data, foreign->size);
+    foreign_buf = foreign->buf;
+
+    printf("a frame with x264's user data unregistered entry, a valid list after its UUID\n");
+    check(!av_frame_diff_get_side_data(frame), "    not taken for a list");
+    check(encode_decode(frame, &g, out) == 0 && !memcmp(out, pc, g.size),
+          "    the encoder differences the picture");
+
+    printf("a list given to it, then a second one\n");
+    dst = ff_framediff_list_new_side_data(frame, size_a);
+    memcpy(dst, list_a, size_a);
+    dst = ff_framediff_list_new_side_data(frame, size_b);
+    memcpy(dst, list_b, size_b);
+    sd  = av_frame_diff_get_side_data(frame);
+    check(frame->nb_side_data == 2 && frame->side_data[0]->buf == foreign_buf &&
+          frame->side_data[0]->type == AV_FRAME_DATA_SEI_UNREGISTERED &&
+          frame->side_data[0]->size == AV_FRAME_DIFF_UUID_SIZE + size_a &&
+          !memcmp(frame->side_data[0]->data, copy, AV_FRAME_DIFF_UUID_SIZE + size_a),
+          "    x264's entry untouched");
+    check(count_lists(frame) == 1 && sd && sd->size == AV_FRAME_DIFF_UUID_SIZE + size_b &&
+          !memcmp(sd->data + AV_FRAME_DIFF_UUID_SIZE, list_b, size_b),
+          "    one entry with the list's UUID, the second list");
+    check(encode_decode(frame, &g, out) == 0 && !memcmp(out, pb[0], g.width[0] * g.height[0]) &&
+          !memcmp(out + g.offset[1], pb[1], g.width[1] * g.height[1]) &&
+          !memcmp(out + g.offset[2], pb[2], g.width[2] * g.height[2]),
+          "    the encoder sends that list");
+
+    printf("a list made for a smaller picture\n");
+    ff_framediff_list_geometry(&smaller, AV_PIX_FMT_YUV420P, W - 2, H - 2);
+    size_a = whole_list(list_a, pb, &smaller);
+    dst = ff_framediff_list_new_side_data(frame, size_a);
+    memcpy(dst, list_a, size_a);
+    check(encode_decode(frame, &g, out) == AVERROR_INVALIDDATA,
+          "    refused by the encoder with AVERROR_INVALIDDATA");
+
+    printf("a frame whose entry with the list's UUID is shorter than a list header\n");
+    sd = av_frame_new_side_data(other, AV_FRAME_DATA_SEI_UNREGISTERED,
+                                AV_FRAME_DIFF_UUID_SIZE + AV_FRAME_DIFF_HEADER_SIZE - 1);
+    memcpy(sd->data, list_uuid, AV_FRAME_DIFF_UUID_SIZE);
+    memcpy(sd->data + AV_FRAME_DIFF_UUID_SIZE, list_b, AV_FRAME_DIFF_HEADER_SIZE - 1);
+    ok = !av_frame_diff_get_side_data(other);
+    dst = ff_framediff_list_new_side_data(other, size_b);
+    memcpy(dst, list_b, size_b);
+    sd = av_frame_diff_get_side_data(other);
+    check(ok && sd && sd->size == AV_FRAME_DIFF_UUID_SIZE + size_b &&
+          !memcmp(sd->data + AV_FRAME_DIFF_UUID_SIZE, list_b, size_b),
+          "    not taken for a list; a new list is");
+
+    av_frame_free(&frame);
+    av_frame_free(&other);
+    for (p = 0; p < 3; p++) {
+        av_free(pa[p]);
+        av_free(pb[p]);
+    }
+    av_free(pc); av_free(out); av_free(list_a); av_free(list_b); av_free(copy);
+}
+
 int main(int argc, char **argv)
 {
     /* the pictures of tests/fuzz/target_framediffapply_fuzzer.c, in its
@@ -363,6 +538,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < FF_ARRAY_ELEMS(twins); i++)
         check_twin(twins[i].fmt, twins[i].w, twins[i].h, i < 8 ? i : -1);
     check_decoder();
+    check_side_data();
     printf("checkframediff: %d passed, %d failed\n", pass, fail);
     return fail != 0;
 }

@@ -22,6 +22,12 @@ fate-framediff-receiver:  CMD = $(CUDADIFF_SH) receiver $$(target_path ffmpeg) "
 fate-framediff-receiver-packed: CMD = $(CUDADIFF_SH) receiver $$(target_path ffmpeg) "$(CUDADIFF_SRC_ODD)" "format=yuyv422" "threshold=30"
 fate-framediff-sizechange: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "scale=w=64+8*trunc(n/2):h=48:eval=frame,format=yuv420p,framediff"
 fate-framediffapply-nolist: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,framediffapply"
+# a frame keeps its list through scale (the lists' side data type does not
+# depend on the size): framediffapply refuses the list, naming both sizes
+fate-framediffapply-scaled: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,framediff,scale=32:24,framediffapply"
+# an H.264 stream of x264: its first frame also carries x264's own user
+# data unregistered SEI, side data of the type the lists use
+fate-framediff-receiver-x264: CMD = $(CUDADIFF_SH) receiver $$(target_path ffmpeg) "@SAMPLES@/x264-48x32.h264" "format=yuv420p" "threshold=15:refresh=4"
 
 # The framediff codec (tests/framediff-codec.sh): camera-like content
 # (texture, motion, temporal noise) with a text overlay.
@@ -47,7 +53,8 @@ FATE_CUDADIFF_CPU = $(FATE_FRAMEDIFF_CODEC) fate-framediff-recon fate-framediff-
                     fate-framediff-thr0 fate-framediff-thr255 fate-framediff-refresh \
                     fate-framediff-threads fate-framediff-layout \
                     fate-framediff-receiver fate-framediff-receiver-packed \
-                    fate-framediff-sizechange fate-framediffapply-nolist
+                    fate-framediff-receiver-x264 fate-framediff-sizechange \
+                    fate-framediffapply-nolist fate-framediffapply-scaled
 
 $(FATE_CUDADIFF_CPU): $(C63_TESTS)/cudadiff.sh
 FATE_C63_ALL += $(FATE_CUDADIFF_CPU)

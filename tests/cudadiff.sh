@@ -4,9 +4,9 @@
 # stdout; exits non-zero on any mismatch or unexpected result.
 #
 #   cudadiff.sh frames   FFMPEG SRC FILTERS [entries|threads]
-#       run FILTERS (ending in framediff) on the lavfi source SRC; print the
-#       output frame checksums, the lavfi.cudadiff metadata and the side data
-#       (header and md5 of each list; every entry too with 'entries'). With
+#       run FILTERS (ending in framediff) on SRC; print the output frame
+#       checksums, the lavfi.cudadiff metadata and the side data (header
+#       and md5 of each list; every entry too with 'entries'). With
 #       'threads', also check that 5 filter threads give the same results.
 #   cudadiff.sh receiver FFMPEG SRC PREFILTERS OPTS
 #       check that framediff=OPTS:mode=diff followed by framediffapply (which
@@ -18,9 +18,15 @@
 #       same frames; frames, metadata and side data must be identical. Prints
 #       the framediff results. With CUDADIFF_CPU_ONLY=1 only framediff runs
 #       (to write references on a machine without a GPU).
+#
+# SRC is a lavfi source, or @SAMPLES@/FILE for a file of tests/samples.
 
 mode=$1 ffmpeg=$2 src=$3
 shift 3
+case $src in
+@SAMPLES@/*) src=$(dirname "$0")/samples/${src#@SAMPLES@/} lavfi= ;;
+*)           lavfi="-f lavfi" ;;
+esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudadiff.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -44,7 +50,7 @@ frames)
     [ "$2" = entries ] && entries=1
     [ "$2" = threads ] && threads=1
     for n in 1 ${threads:+5}; do
-        run_ffmpeg -filter_threads $n -f lavfi -i "$src" \
+        run_ffmpeg -filter_threads $n $lavfi -i "$src" \
             -vf "$filters,framediffapply=passthrough=1:$(sidedata $tmp/o$n),metadata=print:file=$tmp/o$n.meta" \
             -bitexact -f framemd5 "$tmp/o$n.md5" || exit 1
     done
@@ -65,9 +71,9 @@ frames)
     ;;
 receiver)
     pre=$1 opts=$2
-    run_ffmpeg -f lavfi -i "$src" -vf "$pre,framediff=$opts:mode=recon" \
+    run_ffmpeg $lavfi -i "$src" -vf "$pre,framediff=$opts:mode=recon" \
         -bitexact -f framemd5 "$tmp/recon.md5" || exit 1
-    run_ffmpeg -f lavfi -i "$src" -vf "$pre,framediff=$opts:mode=diff,framediffapply" \
+    run_ffmpeg $lavfi -i "$src" -vf "$pre,framediff=$opts:mode=diff,framediffapply" \
         -bitexact -f framemd5 "$tmp/rx.md5" || exit 1
     hashes "$tmp/recon.md5" > "$tmp/a"
     hashes "$tmp/rx.md5" > "$tmp/b"
@@ -82,7 +88,7 @@ receiver)
     ;;
 error)
     filters=$1
-    if run_ffmpeg -f lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"; then
+    if run_ffmpeg $lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"; then
         echo "ffmpeg succeeded, an error was expected"
         exit 1
     fi
@@ -94,10 +100,10 @@ gpu)
     cpu="framediff=$opts,framediffapply=passthrough=1:$(sidedata $tmp/cpu),metadata=print:file=$tmp/cpu.meta"
     gpu="hwupload_cuda,cudadiff=$opts,hwdownload,format=$fmt,framediffapply=passthrough=1:$(sidedata $tmp/gpu),metadata=print:file=$tmp/gpu.meta"
     if [ "$CUDADIFF_CPU_ONLY" = 1 ]; then
-        run_ffmpeg -f lavfi -i "$src" -vf "format=$fmt,$cpu" \
+        run_ffmpeg $lavfi -i "$src" -vf "format=$fmt,$cpu" \
             -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
     else
-        run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
+        run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu $lavfi -i "$src" \
             -filter_complex "[0:v]format=$fmt,split[a][b];[a]$cpu[ca];[b]$gpu[ga]" \
             -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
             -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1

@@ -1,13 +1,15 @@
 /*
- * libFuzzer target: hostile AV_FRAME_DATA_DIFF_LIST side data fed to the
- * framediffapply filter through the public API (buffer -> framediffapply
- * -> buffersink), as an application receiving lists from a network would.
+ * libFuzzer target: hostile difference lists (libavutil/framediff.h) fed
+ * to the framediffapply filter through the public API (buffer ->
+ * framediffapply -> buffersink), as an application receiving lists from a
+ * network would.
  *
  * Input layout:
  *   byte 0      picture format and size (an index into the table below)
  *   byte 1      options: bit 0 passthrough, bit 1 dump_entries (to /dev/null)
- *   then, repeated: a 16-bit little-endian length L and L bytes, the side
- *   data of one frame (a length past the end takes what is left)
+ *   then, repeated: a 16-bit little-endian length L and L bytes, the list
+ *   of one frame (a length past the end takes what is left), which the
+ *   frame carries after the list's UUID
  *
  * framediffapply must refuse every malformed list with an error, never
  * read or write outside its picture, and never leak.
@@ -37,6 +39,7 @@
 #include "libavfilter/buffersink.h"
 #include "libavfilter/buffersrc.h"
 #include "libavutil/frame.h"
+#include "libavutil/framediff.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
@@ -70,6 +73,7 @@ static int drain(AVFilterContext *sink, AVFrame *out)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static const uint8_t uuid[AV_FRAME_DIFF_UUID_SIZE] = AV_FRAME_DIFF_UUID;
     AVFilterGraph *graph = NULL;
     AVFilterContext *src = NULL, *apply = NULL, *sink = NULL;
     AVFrame *frame = NULL, *out = NULL;
@@ -122,11 +126,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         av_frame_make_writable(frame);
         for (int p = 0; p < 4 && frame->buf[p]; p++)
             memset(frame->buf[p]->data, 0x55, frame->buf[p]->size);
-        sd = av_frame_new_side_data(frame, AV_FRAME_DATA_DIFF_LIST, len);
+        sd = av_frame_new_side_data(frame, AV_FRAME_DATA_SEI_UNREGISTERED,
+                                    AV_FRAME_DIFF_UUID_SIZE + len);
         if (!sd)
             break;
+        memcpy(sd->data, uuid, AV_FRAME_DIFF_UUID_SIZE);
         if (len)
-            memcpy(sd->data, data, len);
+            memcpy(sd->data + AV_FRAME_DIFF_UUID_SIZE, data, len);
         data += len;
         size -= len;
         n++;
