@@ -132,6 +132,10 @@ static int framediff_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
         av_log(avctx, AV_LOG_ERROR, "CUDA frame without a difference list: "
                "put cudadiff before the encoder, or give it software frames\n");
         return AVERROR(EINVAL);
+    } else if (frame->width != avctx->width || frame->height != avctx->height) {
+        av_log(avctx, AV_LOG_ERROR, "Frame of %dx%d, but the encoder was opened "
+               "for %dx%d\n", frame->width, frame->height, avctx->width, avctx->height);
+        return AVERROR(EINVAL);
     } else {
         const int gop = avctx->gop_size;
         refresh = gop > 0 && s->frame_index % gop == 0;

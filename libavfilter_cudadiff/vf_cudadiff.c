@@ -361,6 +361,10 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
         ret = AVERROR(ENOMEM);
         goto fail;
     }
+    /* a frame of the input's pool has the pool's size, which may be larger
+     * (scale_cuda aligns it to 32) */
+    out->width  = outlink->w;
+    out->height = outlink->h;
     ret = av_frame_copy_props(out, in);
     if (ret < 0)
         goto fail;

@@ -511,6 +511,15 @@ static void check_side_data(void)
           !memcmp(sd->data + AV_FRAME_DIFF_UUID_SIZE, list_b, size_b),
           "    not taken for a list; a new list is");
 
+    printf("a frame without a list, smaller than the encoder's picture\n");
+    av_frame_unref(other);
+    other->format = AV_PIX_FMT_YUV420P;
+    other->width  = W - 2;
+    other->height = H - 2;
+    av_frame_get_buffer(other, 0);
+    check(encode_decode(other, &g, out) == AVERROR(EINVAL),
+          "    refused by the encoder with AVERROR(EINVAL)");
+
     av_frame_free(&frame);
     av_frame_free(&other);
     for (p = 0; p < 3; p++) {
