@@ -24,6 +24,7 @@ $(FATE_C63_DECT): REF = $(C63_TESTS)/ref/c63-dec-$(@:fate-c63-dec-threads-%=%)
 include $(C63_TESTS)/c63-gpu.mak
 include $(C63_TESTS)/drawtext.mak
 include $(C63_TESTS)/mestimate.mak
+include $(C63_TESTS)/pipelines-gpu.mak
 
 FATE_FFMPEG_FFPROBE += $(FATE_C63_ALL)
 FATE_HW-yes += $(FATE_C63_GPU)

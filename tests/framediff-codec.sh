@@ -18,6 +18,11 @@
 #       filter's drop option): the receiver must be exact before them,
 #       differ after them and be exact again from the next refresh on. Each process is bounded by a timeout; the port is one
 #       that nothing uses on this machine, checked in /proc/net.
+#   framediff-codec.sh nvdec-socket FFMPEG FILE PRE THRESHOLD G
+#       (GPU) the same over TCP from FILE decoded by NVDEC: the sender runs
+#       PRE (e.g. scale_cuda) and cudadiff on the CUDA frames before the
+#       encoder; the receiver's frames must equal framediff=...:mode=recon
+#       on the sender's frames after PRE, downloaded.
 #   framediff-codec.sh cuda   FFMPEG SRC FORMAT THRESHOLD G
 #       (GPU) cudadiff before the encoder on CUDA frames: the stream must
 #       decode to what framediff's lists give, and the packets be the same.
@@ -86,17 +91,28 @@ codec)
     cat "$tmp/a"
     same "$tmp/a" "$tmp/b" "decoded vs mode=recon"
     ;;
-socket)
-    thr=$1 g=$2 proto=$3 drop=$4
+socket|nvdec-socket)
+    if [ $mode = socket ]; then
+        thr=$1 g=$2 proto=$3 drop=$4
+        set -- -f lavfi -i "$src"
+        twin="$pre,framediff=threshold=$thr:refresh=$g:mode=recon"
+        send="$pre" encopts="-threshold $thr -g $g"
+    else
+        # SRC a file that NVDEC decodes, PRE filters on its CUDA frames
+        # (scale_cuda...); the sender's cudadiff lists against framediff's
+        # on the same frames downloaded
+        thr=$1 g=$2 proto=tcp drop=
+        set -- -hwaccel cuda -hwaccel_output_format cuda -i "$src"
+        twin="$pre,hwdownload,format=nv12,framediff=threshold=$thr:refresh=$g:mode=recon"
+        send="$pre,cudadiff=threshold=$thr:refresh=$g" encopts=
+    fi
     [ -r /proc/net/tcp ] && [ -r /proc/net/udp ] ||
         { echo "framediff-codec.sh: /proc/net is needed to pick a free port" >&2; exit 1; }
-    run_ffmpeg -f lavfi -i "$src" -vf "$pre,framediff=threshold=$thr:refresh=$g:mode=recon" \
-        -bitexact -f framemd5 "$tmp/tx.md5" || exit 1
+    run_ffmpeg "$@" -vf "$twin" -bitexact -f framemd5 "$tmp/tx.md5" || exit 1
     nb=$(hashes "$tmp/tx.md5" | wc -l)
     bsf= want=$nb
     if [ -n "$drop" ]; then
-        set -- $drop
-        d0=$1 d1=$2
+        d0=${drop% *} d1=${drop#* }
         bsf="noise=drop=between(n\\,$d0\\,$d1)"
         want=$((nb - (d1 - d0 + 1)))
     fi
@@ -146,7 +162,7 @@ socket)
     [ $ready = 1 ] || { echo "no free port for the receiver"; cat "$tmp/rx.log"; exit 1; }
     # a paced sender, so that no datagram is lost to a full socket buffer
     timeout 60 "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 \
-        -readrate 4 -f lavfi -i "$src" -vf "$pre" -c:v framediff -threshold "$thr" -g "$g" \
+        -readrate 4 "$@" -vf "$send" -c:v framediff $encopts \
         ${bsf:+-bsf:v "$bsf"} -f nut "$tx_out" || { echo "sender failed"; exit 1; }
     wait $rx
     rc=$?
