@@ -1,14 +1,17 @@
 # Codec63 and CUDA filters for FFmpeg: top-level build.
 #
-#   make                fetch, patch, configure and build build/ffmpeg, build/ffprobe
+#   make                fetch, patch, configure and build the complete
+#                       FFmpeg: build/ffmpeg, build/ffprobe, build/ffplay
 #   make run            the above, then encode a built-in clip and report
-#   make check          all CPU tests (FATE), the CUDA code compiled, the
-#                       installed libraries tested through the API example
+#   make check          all CPU tests (FATE on the small test build), the
+#                       CUDA code compiled, the complete build's installed
+#                       libraries, user pipelines, ffplay, package and clients
 #   make check-gpu      all GPU tests (skips, saying so, without a CUDA device)
 #   make bench          the benchmark
 #   make install PREFIX=DIR
 #                       programs, shared libraries, headers, pkg-config files
 #                       and manual pages into DIR (default /usr/local)
+#   make deb            a Debian package of the complete build (build/*.deb)
 #   make clean          remove objects, keep source and configuration
 #   make distclean      remove everything under build/
 #
@@ -27,12 +30,24 @@ TOP    := $(abspath .)
 BUILD  := $(TOP)/build
 SRC    := $(BUILD)/ffmpeg-$(FFMPEG_VERSION)
 OBJ    := $(BUILD)/obj
-SHARED := $(BUILD)/shared
+FULL   := $(BUILD)/full
+DIST   := $(BUILD)/dist
 PREFIX ?= /usr/local
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 FFMPEG_TARBALL_OUT    := $(BUILD)/ffmpeg_$(FFMPEG_VERSION).orig.tar.xz
 NVHEADERS_TARBALL_OUT := $(BUILD)/nv-codec-headers_$(NVHEADERS_VERSION).orig.tar.xz
+
+# What the build needs from the distribution's packages is checked (and,
+# as root, installed) before anything else, so that the tools found below
+# are the ones the build will use.
+NODEPS_GOALS := clean distclean deps
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+DEPS_STATUS := $(shell CUDA_COMPILER=$(CUDA_COMPILER) BUILD=$(BUILD) GOALS="$(MAKECMDGOALS)" sh tools/install-deps.sh >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error missing build dependencies (see above))
+endif
+endif
 
 # ------------------------------------------------------------ CUDA kernels ---
 
@@ -92,6 +107,7 @@ COMPONENTS := \
     --enable-decoder=h264_cuvid,hevc_cuvid,mpeg4_cuvid,mjpeg_cuvid \
     --enable-hwaccel=h264_nvdec,hevc_nvdec,mpeg4_nvdec,mjpeg_nvdec \
     --enable-encoder=c63,c63_cuda,framediff,rawvideo,wrapped_avframe,mpeg4,mjpeg,png \
+    --enable-encoder=h264_nvenc,hevc_nvenc,av1_nvenc \
     --enable-parser=c63,h264,hevc,mpeg4video,mjpeg,png \
     --enable-filter=scale,format,psnr,ssim,hwupload_cuda,hwupload,hwdownload,scale_cuda \
     --enable-filter=metadata,testsrc2,drawbox,mandelbrot,noise,null,trim,setpts,fps,crop,pad,split,select \
@@ -102,42 +118,45 @@ COMPONENTS := \
     --enable-bsf=noise
 
 COMMON_FLAGS := \
-    --disable-autodetect --disable-everything \
     --enable-pthreads --enable-zlib --enable-gpl \
     --enable-libfreetype --enable-libharfbuzz --enable-libfontconfig --enable-libfribidi \
-    --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid \
-    $(CUDA_FLAGS) --nvcc='$(NVCC)' --nvccflags='$(NVCCFLAGS)' \
-    $(COMPONENTS)
+    --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid --enable-nvenc \
+    $(CUDA_FLAGS) --nvcc='$(NVCC)' --nvccflags='$(NVCCFLAGS)'
 
-# build/obj: static programs for the tests, the GPU bundle and the benchmark.
-CONFIGURE_FLAGS := $(COMMON_FLAGS) \
+# build/obj: a small static build of only what the tests need, for the
+# FATE tests, the sanitizer builds, the GPU bundle and the benchmark.
+CONFIGURE_FLAGS := --disable-autodetect --disable-everything $(COMMON_FLAGS) $(COMPONENTS) \
     --disable-shared --enable-static --disable-doc --disable-ffplay \
     --samples=$(BUILD)/fate-suite
 
-# build/shared: what make install installs. ffplay where SDL2 is available.
-HAVE_SDL2 := $(shell pkg-config --exists sdl2 2>/dev/null && echo yes)
-SHARED_FLAGS := $(COMMON_FLAGS) \
-    --enable-shared --disable-static --enable-rpath --prefix='$(PREFIX)' \
-    $(if $(HAVE_SDL2),--enable-sdl2 --enable-ffplay,--disable-ffplay)
+# build/full: the complete FFmpeg that users get (make, make install, make
+# deb): every native component, ours, the hardware APIs configure detects
+# (NVENC, NVDEC, CUVID, VAAPI, VDPAU, Vulkan, OpenCL, v4l2) and the external
+# libraries below where this machine has them in a version FFmpeg accepts
+# (tools/configure-full.sh decides and says why one is left out). The list
+# is the union of the switches of Debian's own ffmpeg packages (ffmpeg
+# -buildconf of bookworm's 5.1 and trixie's 7.1); tools/install-deps.sh
+# installs the distribution's build dependencies of its ffmpeg. The shared
+# libraries only; the programs find them through RUNPATH $ORIGIN/../lib, so
+# the installed tree works under any prefix (tools/install-full.sh).
+EXTERNAL_LIBS := chromaprint frei0r gnutls ladspa libaom libass libbluray libbs2b libcaca \
+    libcdio libcodec2 libdav1d libdc1394 libdrm libdvdnav libdvdread libflite libfontconfig \
+    libfreetype libfribidi libglslang libgme libgsm libharfbuzz libiec61883 libjack libjxl \
+    libmfx libmp3lame libmysofa libopenjpeg libopenmpt libopus libplacebo libpulse \
+    librabbitmq librav1e librist librsvg librubberband libshine libsnappy libsoxr libspeex \
+    libsrt libssh libsvtav1 libtheora libtwolame libvidstab libvorbis libvpl libvpx libwebp \
+    libx264 libx265 libxml2 libxvid libzimg libzmq libzvbi lv2 omx openal opencl opengl \
+    pocketsphinx sdl2
+FULL_FLAGS := $(COMMON_FLAGS) --disable-sndio \
+    --enable-shared --disable-static --prefix=/usr/local
 
-.PHONY: all build deps fetch prepare configure run check check-gpu checkcuda checkdrawtext checkframediff \
-        check-asan check-tsan check-valgrind fuzz install gpu-bundle bench clean distclean FORCE
+.PHONY: all build obj deps fetch prepare configure run check check-gpu checkcuda checkdrawtext checkframediff \
+        check-asan check-tsan check-valgrind check-clients fuzz install deb gpu-bundle bench clean distclean FORCE
 
 all: build
 
-# What the build needs from the distribution's packages is checked (and,
-# as root, installed) before anything else, so that the tools found below
-# are the ones the build will use.
-NODEPS_GOALS := clean distclean deps
-ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
-DEPS_STATUS := $(shell CUDA_COMPILER=$(CUDA_COMPILER) sh tools/install-deps.sh >&2; echo $$?)
-ifneq ($(DEPS_STATUS),0)
-$(error missing build dependencies (see above))
-endif
-endif
-
 deps:
-	@CUDA_COMPILER=$(CUDA_COMPILER) sh tools/install-deps.sh
+	@CUDA_COMPILER=$(CUDA_COMPILER) BUILD=$(BUILD) GOALS="$(MAKECMDGOALS)" sh tools/install-deps.sh
 
 # ---------------------------------------------------------------- source ---
 
@@ -163,8 +182,10 @@ fetch: $(if $(FFMPEG_SRC),,$(FFMPEG_TARBALL_OUT)) $(NVHEADERS_STAMP)
 
 # The source tree is prepared once per set of patches: unpacked from the
 # pinned tarball (or copied from FFMPEG_SRC), patched, and our folders linked
-# in. Re-preparing keeps the tarball's timestamps, so only patched files and
-# what depends on them are rebuilt.
+# in. Re-preparing keeps the timestamps of the files that did not change and
+# makes the changed ones new (among them those a patch no longer changes,
+# which are back to the tarball's old time), so only they and what depends
+# on them are rebuilt.
 $(BUILD)/.prepared: $(PATCHES) | fetch
 	rm -rf $(SRC).new && mkdir -p $(SRC).new
 ifdef FFMPEG_SRC
@@ -180,7 +201,8 @@ endif
 	done
 	@if [ -d $(SRC) ]; then \
 	    cd $(SRC).new && find . -type f | while read f; do \
-	        cmp -s "$$f" "$(SRC)/$$f" && touch -r "$(SRC)/$$f" "$$f"; done; true; fi
+	        if cmp -s "$$f" "$(SRC)/$$f"; then touch -r "$(SRC)/$$f" "$$f"; else touch "$$f"; fi; \
+	        done; fi
 	rm -rf $(SRC) && mv $(SRC).new $(SRC)
 	@for l in $(LINKS); do ln -sfn $(TOP)/$${l#*:} $(SRC)/$${l%%:*}; done
 	@touch $@
@@ -189,10 +211,10 @@ prepare: $(BUILD)/.prepared
 
 # ------------------------------------------------------------- configure ---
 
-$(OBJ)/.configure-flags $(SHARED)/.configure-flags: FORCE
+$(OBJ)/.configure-flags $(FULL)/.configure-flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(if $(filter $(OBJ)/%,$@),$(CONFIGURE_FLAGS),$(SHARED_FLAGS)) $(CONFIGURE_ENV)' | \
-	    cmp -s - $@ || echo '$(if $(filter $(OBJ)/%,$@),$(CONFIGURE_FLAGS),$(SHARED_FLAGS)) $(CONFIGURE_ENV)' > $@
+	@echo '$(if $(filter $(OBJ)/%,$@),$(CONFIGURE_FLAGS),$(FULL_FLAGS) $(EXTERNAL_LIBS)) $(CONFIGURE_ENV)' | \
+	    cmp -s - $@ || echo '$(if $(filter $(OBJ)/%,$@),$(CONFIGURE_FLAGS),$(FULL_FLAGS) $(EXTERNAL_LIBS)) $(CONFIGURE_ENV)' > $@
 
 $(OBJ)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(OBJ)/.configure-flags
 	@mkdir -p $(OBJ)
@@ -200,47 +222,63 @@ $(OBJ)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(OBJ)/.configure-flag
 	    { tail -n 30 $(OBJ)/configure.log; tail -n 40 $(OBJ)/ffbuild/config.log; exit 1; }
 	@touch $@
 
-$(SHARED)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(SHARED)/.configure-flags
-	@mkdir -p $(SHARED)
-	cd $(SHARED) && $(CONFIGURE_ENV) $(SRC)/configure $(SHARED_FLAGS) > configure.log 2>&1 || \
-	    { tail -n 30 $(SHARED)/configure.log; tail -n 40 $(SHARED)/ffbuild/config.log; exit 1; }
+$(FULL)/.configured: $(BUILD)/.prepared $(NVHEADERS_STAMP) $(FULL)/.configure-flags tools/configure-full.sh
+	$(CONFIGURE_ENV) sh tools/configure-full.sh $(SRC) $(FULL) '$(EXTERNAL_LIBS)' $(FULL_FLAGS)
 	@touch $@
 
-configure: $(OBJ)/.configured
+configure: $(FULL)/.configured
 
 # ----------------------------------------------------------------- build ---
 
-build: $(OBJ)/.configured
-	+$(MAKE) -C $(OBJ) -j$(JOBS) ffmpeg ffprobe
-	@for p in ffmpeg ffprobe; do cmp -s $(OBJ)/$$p $(BUILD)/$$p || \
-	    { cp $(OBJ)/$$p $(BUILD)/$$p.tmp && mv -f $(BUILD)/$$p.tmp $(BUILD)/$$p; } || exit 1; done
-	@echo "built: build/ffmpeg build/ffprobe"
+# The complete build, installed into build/dist (bin, lib, include, share),
+# which build/ffmpeg, build/ffprobe and build/ffplay point into.
+build: $(FULL)/.configured
+	+$(MAKE) -C $(FULL) -j$(JOBS)
+	@sh tools/install-full.sh $(FULL) $(DIST)
+	@for p in ffmpeg ffprobe ffplay; do rm -f $(BUILD)/$$p; \
+	    [ ! -x $(DIST)/bin/$$p ] || ln -s dist/bin/$$p $(BUILD)/$$p; done
+	@echo "built: build/ffmpeg build/ffprobe$$([ -x $(DIST)/bin/ffplay ] && echo ' build/ffplay') (the tree: build/dist)"
 
-# make install: the shared-library build, configured for PREFIX.
-install: $(SHARED)/.configured
-	+$(MAKE) -C $(SHARED) -j$(JOBS)
-	+$(MAKE) -C $(SHARED) install
+# The small static build of the tests.
+obj: $(OBJ)/.configured
+	+$(MAKE) -C $(OBJ) -j$(JOBS) ffmpeg ffprobe
+
+# make install: the complete build under PREFIX.
+install: build
+	@sh tools/install-full.sh $(FULL) $(PREFIX)
 	@echo "installed into $(PREFIX)"
+
+# make deb: a Debian package of the complete build, under /usr/lib/c63-ffmpeg
+# (tools/make-deb.sh).
+deb: build
+	@sh tools/make-deb.sh $(FULL) $(BUILD)
 
 # ------------------------------------------------------------------ tests ---
 
-# Runs every CPU test (and builds the benchmark's tests/cpuscaling),
-# installs the shared libraries into build/inst and
-# checks them through the API example, then prints each failure and
-# "N passed, N failed".
+# Runs every CPU test: the FATE tests on the small build (and builds the
+# benchmark's tests/cpuscaling), then, on the complete build, installed into
+# build/inst and packaged: the installed libraries through the API example,
+# the user pipelines, the component lists against the distribution's
+# ffmpeg, ffplay under Xvfb, the package in a fresh root file system and
+# PyAV (tests/check.sh); prints each failure and "N passed, N failed".
 LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
 
-check: build checkcuda checkdrawtext checkframediff
+check: build obj checkcuda checkdrawtext checkframediff deb
 	+@$(MAKE) --no-print-directory -C $(OBJ) tests/cpuscaling
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
-	@echo "check: installing the shared libraries into build/inst (log: build/install.log)"
-	+@$(MAKE) --no-print-directory install PREFIX=$(BUILD)/inst > $(BUILD)/install.log 2>&1 || \
-	    { tail -n 40 $(BUILD)/install.log; exit 1; }
+	@echo "check: installing the complete build into build/inst"
+	@rm -rf $(BUILD)/inst && sh tools/install-full.sh $(FULL) $(BUILD)/inst
 	@sh tests/check.sh $(OBJ) $(BUILD) $(BUILD)/inst $(LICENSE) \
 	    $$($(MAKE) -s --no-print-directory -C $(OBJ) fate-c63-list)
 
-check-gpu: build checkcuda
+# The clients of the complete build alone: the package in a fresh root file
+# system and PyAV built against the installed libraries.
+check-clients: build deb
+	@rm -rf $(BUILD)/inst && sh tools/install-full.sh $(FULL) $(BUILD)/inst
+	@sh tests/check.sh --clients $(OBJ) $(BUILD) $(BUILD)/inst $(LICENSE)
+
+check-gpu: obj checkcuda
 	@sh tests/check-gpu.sh $(BUILD) $(OBJ) $(JOBS)
 
 # build/gpu: binaries and GPU tests for a machine with a GPU but no build
@@ -248,7 +286,7 @@ check-gpu: build checkcuda
 # GPU_BUNDLE names another folder under build/, e.g. for an nvcc build.
 GPU_BUNDLE ?= gpu
 
-gpu-bundle: build checkcuda
+gpu-bundle: obj checkcuda
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
 # checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
@@ -256,7 +294,7 @@ gpu-bundle: build checkcuda
 # to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
-checkcuda: build
+checkcuda: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
@@ -276,7 +314,7 @@ $(OBJ)/cudatime.so: tools/cudatime.cpp
 # on the CPU against drawutils; a FATE test of make check runs it.
 CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavutil.a
 
-checkdrawtext: build
+checkdrawtext: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
 
 $(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h $(CHECKDRAWTEXT_LIBS)
@@ -289,7 +327,7 @@ CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil
 CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h \
                        libavcodec_framediff/framediff.h libavcodec_framediff/framediff_list.h
 
-checkframediff: build
+checkframediff: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkframediff
 
 $(OBJ)/checkframediff: $(CHECKFRAMEDIFF_DEPS) $(CHECKFRAMEDIFF_LIBS)
@@ -362,7 +400,7 @@ check-tsan: $(TSAN)/.configured
 
 # make check-valgrind: a representative subset (decode, encode, each
 # filter, each error path) under valgrind memcheck (tests/valgrind.sh).
-check-valgrind: build checkframediff
+check-valgrind: obj checkframediff
 	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi
 	@sh tests/valgrind.sh $(BUILD)
 
@@ -412,7 +450,7 @@ $(FUZZ)/.built: $(FUZZ)/.configured FORCE
 fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer
 	@sh tests/fuzz/run-fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-bench: build
+bench: build obj
 	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encthreads tests/decthreads tests/cpuscaling
 	@sh tools/bench.sh $(BUILD)
 
@@ -423,8 +461,8 @@ run: build
 
 clean:
 	-[ -f $(OBJ)/Makefile ] && $(MAKE) -C $(OBJ) clean
-	-[ -f $(SHARED)/Makefile ] && $(MAKE) -C $(SHARED) clean
-	rm -f $(BUILD)/ffmpeg $(BUILD)/ffprobe $(BUILD)/checkcuda
+	-[ -f $(FULL)/Makefile ] && $(MAKE) -C $(FULL) clean
+	rm -f $(BUILD)/ffmpeg $(BUILD)/ffprobe $(BUILD)/ffplay $(BUILD)/checkcuda
 
 distclean:
 	rm -rf $(BUILD)

@@ -3,7 +3,7 @@
 # plainly and skips; it never reports a pass it did not run.
 BUILD=$1 OBJ=$2 JOBS=${3:-2}
 
-probe=$("$BUILD/ffmpeg" -hide_banner -v error -init_hw_device cuda=gpu \
+probe=$("$OBJ/ffmpeg" -hide_banner -v error -init_hw_device cuda=gpu \
         -f lavfi -i testsrc2=s=16x16 -frames:v 1 -f null - 2>&1)
 if [ $? -ne 0 ]; then
     echo "check-gpu: SKIPPED: no usable CUDA device on this machine"

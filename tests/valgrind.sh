@@ -38,13 +38,13 @@ vg() {
     fi
 }
 
-FF="$BUILD/ffmpeg -nostdin -hide_banner -v error -threads 2"
+FF="$BUILD/obj/ffmpeg -nostdin -hide_banner -v error -threads 2"
 xz -dc "$S/tiny.yuv.xz" > "$TMP/tiny.yuv"
 head -c 3000 "$S/tiny.c63" > "$TMP/truncated.c63"
 
 vg "decode qcif_keyint"        ok    $FF -i "$S/qcif_keyint.c63" -f framecrc -
 vg "decode odd_height"         ok    $FF -i "$S/odd_height.c63" -f null -
-vg "probe"                     ok    "$BUILD/ffprobe" -v error -count_frames -show_streams "$S/tiny.c63"
+vg "probe"                     ok    "$BUILD/obj/ffprobe" -v error -count_frames -show_streams "$S/tiny.c63"
 vg "encode tiny"               ok    $FF -f rawvideo -s 16x16 -pix_fmt yuv420p -i "$TMP/tiny.yuv" -c:v c63 -f c63 "$TMP/x.c63"
 vg "encode 65x33, g 3, 2 threads" ok $FF -f lavfi -i testsrc2=s=65x33:r=25 -frames:v 5 -c:v c63 -g 3 -f null -
 xz -dc "$S/odd_height.yuv.xz" > "$TMP/odd.yuv"

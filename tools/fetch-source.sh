@@ -44,19 +44,14 @@ fi
 rm -f "$OUT"
 
 if command -v apt-get >/dev/null 2>&1; then
+    . "$(dirname "$0")/apt-private.sh"
     APT="$BUILD/apt-$DEB_SOURCE"
-    rm -rf "$APT"
-    mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/dl"
-    APT=$(cd "$APT" && pwd)
-    for suite in $SUITES; do
+    apt_private "$APT" "$(for suite in $SUITES; do
         echo "deb-src http://deb.debian.org/debian $suite main"
-    done > "$APT/sources.list"
-    OPTS="-o Dir::Etc::SourceList=$APT/sources.list -o Dir::Etc::SourceParts=/dev/null \
-          -o Dir::State::Lists=$APT/lists -o Dir::Cache=$APT/cache \
-          -o Dir::State::status=/dev/null -o APT::Sandbox::User=$(id -un) -qq \
-          -o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false"
-    # (the pinned sha256, not the archive's signature dates, is what the
-    # tarball is trusted by: an expired Release file of a mirror is fine)
+    done)"
+    APT=$(cd "$APT" && pwd)
+    mkdir -p "$APT/dl"
+    OPTS=$APT_OPTS
     echo "fetch: looking for $NAME in Debian's source packages ($SUITES)"
     if apt-get $OPTS update >"$APT/log" 2>&1; then
         # the Debian versions whose upstream part is VERSION, e.g. 7:9.0.2-1

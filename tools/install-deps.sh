@@ -1,6 +1,18 @@
 #!/bin/sh
 # Install what the build needs from Debian/Ubuntu packages when running as
-# root; otherwise print the exact apt-get line to run.
+# root; otherwise print the exact apt-get lines to run.
+#
+# The complete build uses the external libraries of the distribution's own
+# ffmpeg: the build dependencies of the distribution's ffmpeg source
+# package are installed (apt-get build-dep). Its Build-Depends field is read
+# once through a private apt configuration (tools/apt-private.sh) from the
+# distribution's own suite and kept in $BUILD/deps/debian/control; later
+# runs only check it with dpkg-checkbuilddeps.
+#
+# GOALS (make's goals) adds what the tests need: for check and
+# check-clients, the distribution's ffmpeg (compared with ours), Xvfb and
+# xwd (ffplay's window), dpkg-dev (the package), mmdebstrap (a
+# fresh system for the package) and python3-venv, python3-dev (PyAV).
 #
 # CUDA_COMPILER=clang (the default) needs Debian's clang, any version from
 # 14 on (and its sanitizer runtimes for make check-asan and make fuzz); CUDA_COMPILER=nvcc needs NVIDIA's CUDA toolkit, which is not in
@@ -60,15 +72,73 @@ nvcc)
     ;;
 esac
 
-if [ -n "$need" ]; then
+case " ${GOALS:-} " in
+*" check "*|*" check-clients "*|*" deb "*)
+    command -v dpkg-shlibdeps >/dev/null 2>&1 || need="$need dpkg-dev"
+    ;;
+esac
+case " ${GOALS:-} " in
+*" check "*|*" check-clients "*)
+    [ -x /usr/bin/ffmpeg ]         || need="$need ffmpeg"
+    command -v Xvfb >/dev/null 2>&1    || need="$need xvfb"
+    command -v xwd >/dev/null 2>&1     || need="$need x11-apps"
+    command -v mmdebstrap >/dev/null 2>&1 || need="$need mmdebstrap"
+    python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need="$need python3-venv"
+    [ -n "$(python3-config --includes 2>/dev/null)" ] || need="$need python3-dev"
+    ;;
+esac
+
+# The distribution's ffmpeg: its build dependencies, as its source package
+# names them.
+. /etc/os-release
+BUILD=${BUILD:-build}
+DEPS=$BUILD/deps
+if [ ! -s "$DEPS/debian/control" ] && command -v apt-get >/dev/null 2>&1; then
+    . "$(dirname "$0")/apt-private.sh"
+    case $ID in
+    ubuntu) src=$(for s in "$VERSION_CODENAME" "$VERSION_CODENAME-updates" "$VERSION_CODENAME-security"; do
+                echo "deb-src http://archive.ubuntu.com/ubuntu $s main universe"; done) ;;
+    *)      src=$(for s in "$VERSION_CODENAME" "$VERSION_CODENAME-updates"; do
+                echo "deb-src http://deb.debian.org/debian $s main"; done
+                echo "deb-src http://deb.debian.org/debian-security $VERSION_CODENAME-security main") ;;
+    esac
+    apt_private "$BUILD/apt-deps" "$src"
+    if apt-get $APT_OPTS update > "$BUILD/apt-deps/log" 2>&1 &&
+       bd=$(apt-cache $APT_OPTS showsrc ffmpeg 2>>"$BUILD/apt-deps/log" | grep -m1 '^Build-Depends:') &&
+       [ -n "$bd" ]; then
+        mkdir -p "$DEPS/debian"
+        printf 'Source: ffmpeg\n%s\n\nPackage: ffmpeg-build-deps\nArchitecture: any\n' "$bd" > "$DEPS/debian/control"
+        rm -rf "$BUILD/apt-deps"
+    else
+        echo "deps: warning: could not read the Build-Depends of $PRETTY_NAME's ffmpeg (see $BUILD/apt-deps/log);" >&2
+        echo "deps: the complete build gets only the external libraries already installed" >&2
+    fi
+fi
+builddep=""
+if [ -s "$DEPS/debian/control" ]; then
+    command -v dpkg-checkbuilddeps >/dev/null 2>&1 || need="$need dpkg-dev"
+    if ! command -v dpkg-checkbuilddeps >/dev/null 2>&1 ||
+       ! dpkg-checkbuilddeps -B "$DEPS/debian/control" >/dev/null 2>&1; then
+        builddep=$DEPS
+    fi
+fi
+
+if [ -n "$need$builddep" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "deps: installing$need"
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -qq
-        apt-get install -y -qq --no-install-recommends $need >/dev/null
+        if [ -n "$need" ]; then
+            echo "deps: installing$need"
+            apt-get install -y -qq --no-install-recommends $need >/dev/null
+        fi
+        if [ -n "$builddep" ]; then
+            echo "deps: installing the build dependencies of $PRETTY_NAME's ffmpeg"
+            apt-get build-dep -y -qq --no-install-recommends "./$builddep" >/dev/null
+        fi
     else
         echo "error: missing build dependencies. Run:" >&2
-        echo "  sudo apt-get install$need" >&2
+        [ -z "$need" ] || echo "  sudo apt-get install$need" >&2
+        [ -z "$builddep" ] || echo "  sudo apt-get build-dep ./$builddep" >&2
         exit 1
     fi
 fi
