@@ -53,7 +53,8 @@ endif
 
 # Kernels are built to PTX for compute capability 7.5 and compiled for the
 # actual GPU by the driver. Floating-point contraction is off: the c63
-# transform must round each product and sum separately (docs/c63.md).
+# transform must round each product and sum separately (docs/c63-format.md
+# section 6.8).
 CLANG ?= $(shell for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do \
              command -v $$c 2>/dev/null && break; done)
 CUDA_COMPILER ?= clang

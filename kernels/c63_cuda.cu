@@ -24,13 +24,13 @@
  *
  *   c63_convert      the input planes (planar, or an interleaved UV plane)
  *                    into the zero-padded coding planes, one launch a frame
- *   c63_meN          full-search motion estimation (FORMAT.md section 6),
- *                    N candidate rows a work item
+ *   c63_meN          full-search motion estimation (docs/c63-format.md
+ *                    section 7.3), N candidate rows a work item
  *   c63_encode       motion compensation, residual, forward DCT,
  *                    quantisation, dequantisation, inverse DCT and
- *                    reconstruction (FORMAT.md sections 5 and 6)
+ *                    reconstruction (docs/c63-format.md sections 6 and 7)
  *   c63_ec_*         entropy coding, header to EOI, of the coefficients
- *                    and vectors (FORMAT.md section 3): the stages of
+ *                    and vectors (docs/c63-format.md section 5): the stages of
  *                    c63_ec.h, each the same code as its C twin
  *   c63_peak_sad     a tight __vsadu4 loop, to measure the peak rate of
  *                    byte absolute differences (benchmark only)
@@ -111,11 +111,11 @@ c63_convert(C63ConvParams cp)
  * gridDim.z planes of the same size zstride bytes apart (their vectors
  * zstride / 64 apart): bm_search() of block_match.h (the search
  * mestimate_cuda's esa shares) over the window [x0, x1) x [y0, y1) of
- * FORMAT.md section 6, staged in shared memory (win_stride bytes a row, at
- * least BM_STRIDE(8, 2r); the launch gives at least BM_ROWS_N(8, 2r, NR)
- * rows). The winner, the lowest SAD and then the earliest in the scan
- * (y outer, x inner), is what the reference's strict-less scan keeps. An
- * empty window gives the vector (0, 0).
+ * docs/c63-format.md section 7.3, staged in shared memory (win_stride bytes
+ * a row, at least BM_STRIDE(8, 2r); the launch gives at least
+ * BM_ROWS_N(8, 2r, NR) rows). The winner, the lowest SAD and then the
+ * earliest in the scan (y outer, x inner), is what the reference's
+ * strict-less scan keeps. An empty window gives the vector (0, 0).
  *
  * c63_meN has N candidate rows a work item; C63_ME_NR(r) of block_match.h
  * (8 or 16) is the one the encoder launches for range r.

@@ -20,8 +20,8 @@
 
 /**
  * @file
- * Entropy coding of a Codec63 frame (FORMAT.md section 3) in stages that
- * run as CUDA kernels (c63_cuda.cu, c63_ec_*), shared by the kernels
+ * Entropy coding of a Codec63 frame (docs/c63-format.md section 5) in stages
+ * that run as CUDA kernels (c63_cuda.cu, c63_ec_*), shared by the kernels
  * (device, CUDA C++), the CPU twin c63ec_code_frame_cpu() below (C, used
  * by the c63 encoder's "-entropy twin" and by the tests) and checkcuda.
  *

@@ -144,7 +144,7 @@ void ff_c63_write_header(uint8_t *buf, int width, int height, int keyframe,
     *p++ = 0xFF; *p++ = C63_SOI;
 
     /* DQT: the length field says 195 although 195 bytes follow it
-     * (quirk Q1 of FORMAT.md). */
+     * (quirk Q1, docs/c63-format.md section 3.4). */
     *p++ = 0xFF; *p++ = C63_DQT;
     AV_WB16(p, 195); p += 2;
     for (int c = 0; c < 3; c++) {

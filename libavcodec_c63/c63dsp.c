@@ -39,7 +39,8 @@
 #define T ff_c63_dct_lookup
 
 /* ------------------------------------------------------------------------
- * Reference transcriptions (FORMAT.md sections 5 and 6, literally).
+ * Reference transcriptions (docs/c63-format.md sections 6.3 to 6.6 and 7.5,
+ * literally).
  */
 
 static void dct_1d(const float *in, float *out)

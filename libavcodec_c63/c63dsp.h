@@ -27,7 +27,7 @@
 typedef struct C63DSPContext {
     /**
      * Forward transform and quantisation of one 8x8 residual block
-     * (FORMAT.md section 6).
+     * (docs/c63-format.md section 7.5).
      * @param coef  64 quantised coefficients, zigzag order
      * @param res   residual samples, natural order, row stride 8
      * @param q     quantisation table, zigzag order
@@ -35,9 +35,10 @@ typedef struct C63DSPContext {
     void (*fdct_quant)(int16_t coef[64], const int16_t res[64], const uint8_t q[64]);
 
     /**
-     * Dequantisation and inverse transform of one block (FORMAT.md 5,
-     * steps 2-5 up to the int16 conversion), then the residual added to the
-     * prediction as add_pred does: the block's reconstruction.
+     * Dequantisation and inverse transform of one block
+     * (docs/c63-format.md sections 6.3 to 6.6 up to the int16 conversion),
+     * then the residual added to the prediction as add_pred does: the
+     * block's reconstruction.
      * @param dst   the reconstruction
      * @param pred  the prediction; may be NULL (zero)
      * @param coef  64 quantised coefficients, zigzag order
@@ -60,8 +61,8 @@ typedef struct C63DSPContext {
                      const uint8_t *pred, ptrdiff_t pred_stride);
 
     /**
-     * Full search of an 8x8 block over a window of candidates (FORMAT.md
-     * section 6): the SAD of blk against the block at
+     * Full search of an 8x8 block over a window of candidates
+     * (docs/c63-format.md section 7.3): the SAD of blk against the block at
      * ref + y * stride + x for 0 <= x < nx, 0 <= y < ny (1 <= nx, ny <= 128).
      * @param sums  sums of ref's 8x2 blocks at the same positions (stride
      *              stride; ff_c63_block_sums), for the lower bound of a SAD,

@@ -37,8 +37,8 @@ void ff_c63_block_sums(const C63DSPContext *dsp, uint16_t *dst, const uint8_t *s
                        int w, int h, int y0, int rows);
 
 /**
- * Full search of FORMAT.md section 6: the vector of block (bx, by) of a
- * w x h plane against ref within range r (candidates x in
+ * Full search of docs/c63-format.md section 7.3: the vector of block
+ * (bx, by) of a w x h plane against ref within range r (candidates x in
  * [max(0, 8bx - r), min(8bx + r, w - 8)), likewise y; y outer, x inner;
  * first strictly smaller SAD wins; (0, 0) if the window is empty).
  * Candidates are skipped when the bound sum over k of |sum of rows 2k, 2k+1

@@ -1,7 +1,7 @@
 /*
  * checkbm: the block matching of kernels/block_match.h (c63_me and
  * mestimate_cuda's esa on the GPU) run on the CPU, against mestimate's
- * ff_me_search_esa and against FORMAT.md's search for c63
+ * ff_me_search_esa and against the c63 search of docs/c63-format.md
  *
  * This file is part of FFmpeg.
  *
@@ -38,7 +38,8 @@
  *   gradient, flat, a few levels: many equal costs).
  * - c63_me's instances (8x8, 32-bit keys, word loads; 8 and 16 candidate
  *   rows a work item, the kernels c63_me8 and c63_me16) against the search
- *   of FORMAT.md section 6 written out directly, for ranges 0 to 64.
+ *   of docs/c63-format.md section 7.3 written out directly, for ranges 0 to
+ *   64.
  *
  * Prints one line per case and "N passed, N failed"; exit status 1 on any
  * mismatch.
@@ -190,7 +191,8 @@ static void test_c63(int w, int h, int r, int content)
                 gx = x0 + c % nx - mx;
                 gy = y0 + c / nx - my;
             }
-            /* FORMAT.md section 6: y outer, x inner, strictly smaller wins */
+            /* docs/c63-format.md section 7.3: y outer, x inner, strictly
+             * smaller wins */
             for (int y = y0; y < y1; y++)
                 for (int x = x0; x < x1; x++) {
                     unsigned sad = 0;

@@ -274,7 +274,7 @@ static void check_dequant_idct_add()
     }
 }
 
-// Plain full search, FORMAT.md section 6, nothing skipped.
+// Plain full search, docs/c63-format.md section 7.3, nothing skipped.
 static C63MV search_ref(const uint8_t *cur, const uint8_t *ref, int w, int h, int bx, int by, int r)
 {
     int mx = 8 * bx, my = 8 * by, best = INT_MAX;

@@ -15,8 +15,8 @@ tests/mvdump$(EXESUF): $(C63_TESTS)/mvdump.c libavfilter/libavfilter.a libswscal
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 
 # tests/checkbm: the block matching of c63_me and mestimate_bmN
-# (block_match.h) run on the CPU against ff_me_search_esa and FORMAT.md's
-# search.
+# (block_match.h) run on the CPU against ff_me_search_esa and the search of
+# docs/c63-format.md section 7.3.
 tests/checkbm$(EXESUF): $(C63_TESTS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_kernels/block_match.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/mestimate_cuda.h \

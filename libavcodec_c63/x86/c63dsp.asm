@@ -18,7 +18,8 @@
 ;* Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
 ;******************************************************************************
 
-; The transforms follow FORMAT.md's float chain operation for operation:
+; The transforms follow the float chain of docs/c63-format.md (sections 6.3
+; to 6.6 and 7.5) operation for operation:
 ; every product and every sum is a separate vmulps / vaddps (never an FMA),
 ; summed in increasing j, so each lane computes exactly what the scalar
 ; reference computes. The one liberty taken: a sum starts from its first
@@ -32,7 +33,8 @@ SECTION_RODATA 32
 
 ; 32-byte constants (aligned, for mova) first, then the smaller ones.
 
-; The reference's DCT basis T[i][j] (FORMAT.md section 5), row i at 32 * i.
+; The reference's DCT basis T[i][j] (docs/c63-format.md section 6.5), row i
+; at 32 * i.
 c63_dct_t:  dd 1.0,  0.980785,  0.923880,  0.831470,  0.707107,  0.555570,  0.382683,  0.195090
             dd 1.0,  0.831470,  0.382683, -0.195090, -0.707107, -0.980785, -0.923880, -0.555570
             dd 1.0,  0.555570, -0.382683, -0.980785, -0.707107,  0.195090,  0.923880,  0.831470
