@@ -8,9 +8,11 @@
 # (every installation folder of ffbuild/config.mak derives from it), and the
 # pkg-config files, which configure wrote for the prefix it was given, are
 # rewritten for PREFIX. The programs find the libraries through their
-# RUNPATH $ORIGIN/../lib, so the tree works wherever it is put; nothing in
-# the libraries depends on the prefix. DESTDIR stages the files for a
-# package. The static libraries of the build (used by the tests) are not
+# RUNPATH $ORIGIN/../lib, and the libraries each other through $ORIGIN, so
+# the tree works wherever it is put. One thing keeps the configured prefix
+# (/usr/local): where ffmpeg looks for -vpre/-fpre preset files
+# (FFMPEG_DATADIR, which the environment variable of that name overrides).
+# DESTDIR stages the files for a package. The static libraries of the build (used by the tests) are not
 # installed.
 set -eu
 FULL=$1 PREFIX=$2 DESTDIR=${3:-}
