@@ -86,6 +86,9 @@ NVHEADERS_STAMP := $(NVHEADERS_DIR)/.installed
 CONFIGURE_ENV   := PKG_CONFIG_PATH=$(NVHEADERS_DIR)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}
 endif
 
+# The changes to FFmpeg's own files, in git format-patch form, applied in
+# order; tools/patches.sh turns them into a git branch and back, and
+# docs/rebasing.md says how to move them to the next release.
 PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 
 # Our folders and where they appear in the FFmpeg tree.
@@ -257,7 +260,8 @@ deb: build
 # ------------------------------------------------------------------ tests ---
 
 # Runs every CPU test: the FATE tests on the small build (and builds the
-# benchmark's tests/cpuscaling), then, on the complete build, installed into
+# benchmark's tests/cpuscaling), the patches applied to a git tree of the
+# release with git am -3 (tools/patches.sh), then, on the complete build, installed into
 # build/inst and packaged: the installed libraries through the API example,
 # the user pipelines, the component lists against the distribution's
 # ffmpeg, ffplay under Xvfb, the package in a fresh root file system and
@@ -270,7 +274,8 @@ check: build obj checkcuda checkdrawtext checkframediff deb
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@echo "check: installing the complete build into build/inst"
 	@rm -rf $(BUILD)/inst && sh tools/install-full.sh $(FULL) $(BUILD)/inst
-	@sh tests/check.sh $(OBJ) $(BUILD) $(BUILD)/inst $(LICENSE) \
+	@FFMPEG_SOURCE=$(or $(FFMPEG_SRC),$(FFMPEG_TARBALL_OUT)) \
+	    sh tests/check.sh $(OBJ) $(BUILD) $(BUILD)/inst $(LICENSE) \
 	    $$($(MAKE) -s --no-print-directory -C $(OBJ) fate-c63-list)
 
 # The clients of the complete build alone: the package in a fresh root file

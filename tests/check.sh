@@ -4,6 +4,8 @@
 # for the whole run. Exits non-zero when anything failed or did not run.
 #
 #   check.sh OBJ BUILD PREFIX LICENSE TEST...   (FATE test names without fate-)
+#       (FFMPEG_SOURCE in the environment: the release's tarball or tree,
+#       for the check of the patches)
 #   check.sh --clients OBJ BUILD PREFIX LICENSE (the package and PyAV only)
 #
 # OBJ is the small build the FATE tests ran in, BUILD the build folder (the
@@ -41,6 +43,8 @@ deb=$(ls "$BUILD"/c63-ffmpeg_*.deb 2>/dev/null | tail -n 1)
 
 if [ -z "$clients_only" ]; then
     group FATE "$BUILD/check-fate.log" sh "$here/summary.sh" "$OBJ" "$@"
+    group "patches (git am -3, git format-patch)" "$BUILD/check-patches.log" \
+        sh "$here/../tools/patches.sh" check "${FFMPEG_SOURCE:-}"
     group "installed libraries and API example" "$BUILD/check-install.log" \
         sh "$here/check-install.sh" "$PREFIX" "$BUILD" "$LICENSE"
     group "user pipelines" "$BUILD/check-pipelines.log" sh "$here/clients/pipelines.sh" "$BUILD"
