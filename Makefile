@@ -295,15 +295,20 @@ gpu-bundle: obj checkcuda
 # to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
+# Its benchmark kernels are a PTX of their own (tests/checkcuda_bench.cu,
+# built by the FATE rules of tests/c63-gpu.mak), linked in here.
+CHECKCUDA_PTX := $(OBJ)/tests/checkcuda_bench.ptx.o
+
 checkcuda: obj
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/checkcuda_bench.ptx.o
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
                   kernels/block_match.h kernels/c63_convert.h kernels/c63_transform.h \
-                  $(CHECKCUDA_LIBS)
+                  $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
-	    -o $@ $< $(CHECKCUDA_LIBS) \
+	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
 
 # cudatime.so: kernel times from CUDA events for the benchmarks

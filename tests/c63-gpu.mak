@@ -94,3 +94,11 @@ fate-cudactx-nodevice: REF = $(C63_TESTS)/ref/cudactx-nodevice
 FATE_C63_ALL += fate-cudactx-nodevice
 
 FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
+
+# checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,
+# which checkcuda embeds (the top-level Makefile links this object), so
+# that libavcodec's PTX holds only the encoder's kernels.
+tests/checkcuda_bench.ptx: $(C63_TESTS)/checkcuda_bench.cu $(SRC_PATH)/compat/cuda/cuda_runtime.h \
+                           $(SRC_PATH)/libavcodec/cuda_kernels/cuda_compat.h
+	$(COMPILE_NVCC)
+tests/checkcuda_bench.ptx: NVCCFLAGS += -I$(SRC_PATH)/libavcodec/cuda_kernels

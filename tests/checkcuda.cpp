@@ -40,8 +40,10 @@
  * --bench also times the kernels with CUDA events (drawtext_cuda's on the
  * operation lists of the benchmark's two texts) and compares the motion
  * search's rate of byte absolute differences with the peak rate that a
- * tight __vsadu4 loop reaches on the same GPU. With --no-tests it runs
- * only the benchmark (to compare kernel variants given by --ptx).
+ * tight __vsadu4 loop reaches on the same GPU (c63_peak_sad, of the PTX
+ * of tests/checkcuda_bench.cu that this program embeds; not in the
+ * libraries). With --no-tests it runs only the benchmark (to compare
+ * kernel variants given by --ptx).
  *
  * Without libcuda or a device it prints "checkcuda: SKIPPED: no CUDA
  * device" and exits 0.
@@ -77,6 +79,8 @@ extern const unsigned char ff_drawtext_cuda_ptx_data[];
 extern const unsigned int ff_drawtext_cuda_ptx_len;
 extern const unsigned char ff_mestimate_cuda_ptx_data[];
 extern const unsigned int ff_mestimate_cuda_ptx_len;
+extern const unsigned char ff_checkcuda_bench_ptx_data[];
+extern const unsigned int ff_checkcuda_bench_ptx_len;
 }
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
 #include "libavfilter/cuda_kernels/me_search.h"
@@ -95,7 +99,7 @@ typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 static tcuMemAllocHost *mem_alloc_host;
 static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
-static CUmodule module, me_module;
+static CUmodule module, me_module, bench_module;
 static CUfunction f_convert, f_encode, f_peak, f_drawtext, f_drawtext_inline;
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
@@ -1526,7 +1530,6 @@ int main(int argc, char **argv)
         CK(cu->cuModuleGetFunction(&f_me[i], module, name));
     }
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
-    CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
     for (int k = 0; k < NB_EC; k++)
         CK(cu->cuModuleGetFunction(&f_ec[k], module, ec_names[k]));
     CUmodule dt_module;
@@ -1544,6 +1547,9 @@ int main(int argc, char **argv)
         snprintf(name, sizeof(name), "mestimate_bm%d", 8 << i);
         CK(cu->cuModuleGetFunction(&f_mest_bm[i], me_module, name));
     }
+    std::string bench_ptx = inflate_ptx(ff_checkcuda_bench_ptx_data, ff_checkcuda_bench_ptx_len);
+    CK(cu->cuModuleLoadData(&bench_module, bench_ptx.c_str()));
+    CK(cu->cuModuleGetFunction(&f_peak, bench_module, "c63_peak_sad"));
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);
@@ -1565,6 +1571,7 @@ int main(int argc, char **argv)
     cu->cuModuleUnload(module);
     cu->cuModuleUnload(dt_module);
     cu->cuModuleUnload(me_module);
+    cu->cuModuleUnload(bench_module);
     cu->cuCtxDestroy(ctx);
     cuda_free_functions(&cu);
     return failed ? 1 : 0;
