@@ -305,9 +305,9 @@ checkcuda: obj
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
-                  kernels/block_match.h kernels/c63_convert.h kernels/c63_transform.h \
+                  tests/c63ref.h kernels/block_match.h kernels/c63_convert.h kernels/c63_transform.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
-	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
+	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
 

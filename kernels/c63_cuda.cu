@@ -231,8 +231,8 @@ static __device__ __forceinline__ void c63_row_to_column(float *s, int r, const 
  * Transform and reconstruction of the three planes of a frame
  * (c63_transform.h): 8 threads a block, thread r of a block first holds
  * row r and, after each transposition through shared memory, column r.
- * The operations are those of ff_c63_fdct_quant_ref and
- * ff_c63_dequant_idct_ref, in the same order:
+ * The operations are those of the reference transcriptions that checkcuda
+ * compares them with (tests/c63ref.h), in the same order:
  *   forward pass 1  Y[r][i] = sum_j X[r][j] * T[j][i]   (thread: row r)
  *   forward pass 2  Z[k][i] = sum_j Y[j][i] * T[j][k]   (thread: column i)
  *   inverse pass 1  Y[r][i] = sum_j X[r][j] * T[i][j]   (thread: row r)

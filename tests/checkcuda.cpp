@@ -25,9 +25,10 @@
  * libavfilter/cuda_kernels/mestimate_cuda.cu (against mestimate's own
  * ff_me_search_*: every per-block method, block sizes, search parameters,
  * frame sizes that are not multiples of the block) on random and
- * edge-case inputs and compares the result with the C code that the CPU
- * encoder uses (ff_c63_motion_search, ff_c63_fdct_quant_ref,
- * ff_c63_dequant_idct_ref, the DSP's add_pred/sub_pred; for the entropy
+ * edge-case inputs and compares the result with C code: the CPU
+ * encoder's (ff_c63_motion_search, the DSP's add_pred/sub_pred), the
+ * transcriptions of the reference transform in tests/c63ref.h (which
+ * checkc63 checks the encoder's against); for the entropy
  * coder's kernels c63_ec_*, their C twin in kernels/c63_ec.h, itself
  * compared with the CPU writer ff_c63_write_frame). The first
  * mismatch of each test is printed with its plane size, block and values.
@@ -89,6 +90,7 @@ extern const unsigned int ff_checkcuda_bench_ptx_len;
 #include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 #include "tests/c63/c63_ec_frames.h"
+#include "tests/c63/c63ref.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -433,7 +435,7 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
  * One launch for three planes, as the encoder runs it: w x h luma and two
  * chroma planes of half the size (rounded up to whole blocks), each with
  * its own content, vectors and quantisation table, against the CPU's
- * sub_pred, ff_c63_fdct_quant_ref, ff_c63_dequant_idct_ref and add_pred.
+ * sub_pred, c63_fdct_quant_ref, c63_dequant_idct_ref and add_pred.
  */
 static void test_encode_case(int w, int h, int qp, int key, Content content)
 {
@@ -493,8 +495,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
                 const uint8_t *pred = key ? NULL : ref.data() + at +
                                                    (ptrdiff_t)mv[b].y * pwp + mv[b].x;
                 dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
-                ff_c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
-                ff_c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
+                c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
+                c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
                 dsp.add_pred(rec_cpu.data() + at, pwp, pred, pwp, res);
             }
     }
