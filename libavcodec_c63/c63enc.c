@@ -309,17 +309,74 @@ static void row_wait(const C63EncContext *s, const C63EncFrame *f, int v)
         ff_thread_progress_await(&f->row_done[v], 1);
 }
 
-/* Motion estimation, transform and reconstruction of MCU row v of frame f. */
+void ff_c63_encode_row(const C63RowCoding *c, int v)
+{
+    const C63Geometry *g = c->g;
+    const AVFrame *frame = c->src;
+    const int key = c->coded->keyframe;
+    int16_t res[64];
+
+    /* The row's input into the padded planes (only this row reads it). */
+    for (int p = 0; p < 3; p++) {
+        const int rows = p ? 8 : 16, y0 = v * rows;
+        const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
+        const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        if (y0 < h)
+            av_image_copy_plane(c->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
+                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
+                                frame->linesize[p], w, FFMIN(rows, h - y0));
+    }
+
+    for (int p = 0; p < 3; p++) {
+        const ptrdiff_t stride = g->w[p];
+        const int bw = g->w[p] / 8, rows = p ? 1 : 2;
+        const uint8_t *ref = c->ref[p];
+        const uint16_t *ref_sums = c->ref_sums[p];
+        uint8_t *rec = c->rec[p];
+
+        for (int by = v * rows; by < (v + 1) * rows; by++) {
+            for (int bx = 0; bx < bw; bx++) {
+                size_t bi = (size_t)by * bw + bx;
+                const uint8_t *src = c->orig[p] + 8 * by * stride + 8 * bx;
+                const uint8_t *pred = NULL;
+                int16_t *coef = c->coded->coef[p] + 64 * bi;
+
+                if (!key) {
+                    C63MV mv = c->dsp->me_search ?
+                        ff_c63_motion_search_full(c->dsp, c->orig[p], ref, ref_sums,
+                                                  g->w[p], g->h[p], bx, by, c->range[p]) :
+                        ff_c63_motion_search(c->mecc, c->orig[p], ref, ref_sums,
+                                             g->w[p], g->h[p], bx, by, c->range[p]);
+                    c->coded->mv[p][bi] = mv;
+                    pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
+                }
+                c->dsp->sub_pred(res, src, stride, pred, stride);
+                c->dsp->fdct_quant(coef, res, c->q[p]);
+                c->dsp->dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
+                                         coef, c->q[p], 8);
+            }
+        }
+    }
+}
+
+/* Motion estimation, transform and reconstruction of MCU row v of frame f,
+ * once the rows of the frame before that it reads or overwrites are done. */
 static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
 {
     const C63Geometry *g = &s->geo;
     const C63EncFrame *prev = f->prev;
     C63EncBuffers *b = f->buf;
-    const AVFrame *frame = f->frame;
-    const int key = b->coded.keyframe;
-    int16_t res[64];
+    C63RowCoding c = {
+        .dsp   = &s->dsp,
+        .mecc  = &s->mecc,
+        .g     = g,
+        .q     = s->q,
+        .range = s->range,
+        .src   = f->frame,
+        .coded = &b->coded,
+    };
 
-    if (prev && !key) {
+    if (prev && !b->coded.keyframe) {
         /* The reference's rows that the search reads, v - reach .. v +
          * reach, and their sums (a row's sums are made after that row and
          * the row below, so this also waits for what the next case waits
@@ -333,47 +390,13 @@ static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
             row_wait(s, prev, r);
     }
 
-    /* The row's input into the padded planes (only this row reads it). */
     for (int p = 0; p < 3; p++) {
-        const int rows = p ? 8 : 16, y0 = v * rows;
-        const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
-        const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
-        if (y0 < h)
-            av_image_copy_plane(b->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
-                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
-                                frame->linesize[p], w, FFMIN(rows, h - y0));
+        c.orig[p]     = b->orig[p];
+        c.ref[p]      = s->recon[!f->cur][p];
+        c.ref_sums[p] = s->bsum[!f->cur][p];
+        c.rec[p]      = s->recon[f->cur][p];
     }
-
-    for (int p = 0; p < 3; p++) {
-        const ptrdiff_t stride = g->w[p];
-        const int bw = g->w[p] / 8, rows = p ? 1 : 2;
-        const uint8_t *ref = s->recon[!f->cur][p];
-        const uint16_t *ref_sums = s->bsum[!f->cur][p];
-        uint8_t *rec = s->recon[f->cur][p];
-
-        for (int by = v * rows; by < (v + 1) * rows; by++) {
-            for (int bx = 0; bx < bw; bx++) {
-                size_t bi = (size_t)by * bw + bx;
-                const uint8_t *src = b->orig[p] + 8 * by * stride + 8 * bx;
-                const uint8_t *pred = NULL;
-                int16_t *coef = b->coded.coef[p] + 64 * bi;
-
-                if (!key) {
-                    C63MV mv = s->dsp.me_search ?
-                        ff_c63_motion_search_full(&s->dsp, b->orig[p], ref, ref_sums,
-                                                  g->w[p], g->h[p], bx, by, s->range[p]) :
-                        ff_c63_motion_search(&s->mecc, b->orig[p], ref, ref_sums,
-                                             g->w[p], g->h[p], bx, by, s->range[p]);
-                    b->coded.mv[p][bi] = mv;
-                    pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
-                }
-                s->dsp.sub_pred(res, src, stride, pred, stride);
-                s->dsp.fdct_quant(coef, res, s->q[p]);
-                s->dsp.dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
-                                        coef, s->q[p], 8);
-            }
-        }
-    }
+    ff_c63_encode_row(&c, v);
 }
 
 static void job_done(C63EncFrame *f)

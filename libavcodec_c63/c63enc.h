@@ -23,10 +23,13 @@
 
 #include <stdint.h>
 
+#include "libavutil/frame.h"
 #include "libavutil/opt.h"
 #include "libavcodec/avcodec.h"
+#include "libavcodec/me_cmp.h"
 
 #include "c63.h"
+#include "c63dsp.h"
 
 /** Options common to the c63 encoders, with the same names and defaults. */
 #define C63_ENCODER_OPTIONS(Ctx)                                                 \
@@ -45,6 +48,35 @@ typedef struct C63CodedFrame {
     C63MV   *mv[3];     ///< vector per block (inter frames), block raster order
     int      keyframe;
 } C63CodedFrame;
+
+/**
+ * What the coding of an MCU row reads and writes (ff_c63_encode_row()):
+ * the encoder's routines and tables, and the planes of one frame, each
+ * padded to g->w[p] x g->h[p] with the padded width as its stride.
+ */
+typedef struct C63RowCoding {
+    const C63DSPContext *dsp;
+    const MECmpContext  *mecc;      ///< SAD per candidate where dsp has no me_search
+    const C63Geometry   *g;
+    const uint8_t      (*q)[64];    ///< the quantisation tables, q[3][64]
+    const int           *range;     ///< the search range of each plane
+    const AVFrame       *src;       ///< the input picture (yuv420p)
+    uint8_t             *orig[3];   ///< the padded input, filled row by row
+    const uint8_t       *ref[3];    ///< the previous reconstruction (inter frames)
+    const uint16_t      *ref_sums[3]; ///< its 8x2 sums (ff_c63_block_sums())
+    uint8_t             *rec[3];    ///< the reconstruction
+    C63CodedFrame       *coded;     ///< the coefficients and vectors; keyframe set
+} C63RowCoding;
+
+/**
+ * Code MCU row v of a frame as the c63 encoder does: the row's input into
+ * the padded planes, then for each of its blocks the motion search against
+ * the reference (inter frames: the rows of ref and ref_sums within the
+ * search range must be done), the transform, quantisation and
+ * reconstruction; the coefficients and vectors go into coded. Rows may be
+ * coded in any order and on any thread once what they read is done.
+ */
+void ff_c63_encode_row(const C63RowCoding *c, int v);
 
 /**
  * Entropy writer state, kept between frames. Each MCU row is coded into its
