@@ -305,7 +305,8 @@ checkcuda: obj
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
-                  tests/c63ref.h kernels/block_match.h kernels/c63_convert.h kernels/c63_transform.h \
+                  tests/c63ref.h tests/c63twin.h kernels/block_match.h kernels/c63_convert.h \
+                  kernels/c63_transform.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
@@ -407,7 +408,7 @@ check-tsan: $(TSAN)/.configured
 # make check-valgrind: a representative subset (decode, encode, each
 # filter, each error path) under valgrind memcheck (tests/valgrind.sh).
 check-valgrind: obj checkframediff
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi tests/ectwin
 	@sh tests/valgrind.sh $(BUILD)
 
 # make fuzz: libFuzzer targets built with clang and

@@ -66,11 +66,6 @@
 #include "c63enc.h"
 #include "c63me.h"
 
-enum {
-    ENTROPY_ROWS,                   ///< ff_c63_write_row() jobs
-    ENTROPY_TWIN,                   ///< ff_c63_write_frame_twin(), serial
-};
-
 /* Frames in flight at most (with more than one thread), and the sets of
  * progress for them: a frame's jobs may still read the progress of the
  * frame before it after that one has been output, so a set is taken again
@@ -93,7 +88,6 @@ typedef struct C63EncFrame {
     C63EncBuffers  *buf;
     const struct C63EncFrame *prev; ///< the frame coded before it, or NULL
     int             cur;            ///< it reconstructs into recon[cur]
-    int             nb_code;        ///< its rows' entropy coding jobs (0 or mb_h)
     int             nb_sums;        ///< its reconstruction's sums jobs (0 or mb_h)
     atomic_uint     number;         ///< the frame's number (modulo 2^32)
     /* nb_seg words: the rows of segment k not yet taken, top | end << 16;
@@ -134,8 +128,6 @@ typedef struct C63EncContext {
     C63DSPContext dsp;
     MECmpContext  mecc;
     C63Geometry   geo;
-    C63TwinWriter twin;
-    int           entropy;          ///< ENTROPY_*
     int           range[3];
     int           reach;            ///< MCU rows above and below a row that its search reads
     uint8_t       q[3][64];
@@ -213,8 +205,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     s->depth = s->nb_workers ? MAX_INFLIGHT : 1;
     s->nb_seg = av_clip((s->nb_workers + 2) / 2, 1, g->mb_h);
 
-    /* Coefficients and vectors of the three planes in one buffer each,
-     * as the GPU coder's twin takes them. */
+    /* Coefficients and vectors of the three planes in one buffer each. */
     total = (size_t)g->w[0] * g->h[0] + 2 * (size_t)g->w[1] * g->h[1];
     for (int i = 0; i < s->depth; i++) {
         C63EncBuffers *b = &s->buf[i];
@@ -449,10 +440,8 @@ static void run_row(C63EncContext *s, C63Todo *t, int v)
         dep_done(s, t, v - 1, 0);
         dep_done(s, t, v, 0);
     }
-    if (f->nb_code) {
-        dep_done(s, t, v, TODO_CODE);
-        dep_done(s, t, v + 1, TODO_CODE);
-    }
+    dep_done(s, t, v, TODO_CODE);
+    dep_done(s, t, v + 1, TODO_CODE);
     job_done(f);
 }
 
@@ -546,7 +535,7 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
                frame->width, frame->height, avctx->width, avctx->height);
         return AVERROR(EINVAL);
     }
-    if (s->entropy == ENTROPY_ROWS && (ret = ff_c63_write_begin(&b->writer, g)) < 0)
+    if ((ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;
 
     /* the set of the frame two before: output, and read by no job now */
@@ -556,7 +545,6 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     f->buf     = b;
     f->prev    = prev;
     f->cur     = !s->cur;
-    f->nb_code = s->entropy == ENTROPY_ROWS ? g->mb_h : 0;
     b->coded.keyframe = key;
     s->cur       = f->cur;
     s->since_key = key ? 1 : s->since_key + 1;
@@ -564,7 +552,8 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
      * a keyframe (then, the next frame being inter, they are always made) */
     f->nb_sums = s->since_key < avctx->gop_size ? g->mb_h : 0;
     av_assert0(key || (prev && prev->nb_sums));
-    nb_jobs = g->mb_h + f->nb_code + f->nb_sums;
+    /* the rows, their entropy coding and the sums */
+    nb_jobs = 2 * g->mb_h + f->nb_sums;
     for (int i = 0; i < g->mb_h; i++) {
         ff_thread_progress_reset(&f->row_done[i]);
         ff_thread_progress_reset(&f->sums_done[i]);
@@ -603,10 +592,7 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     run_todo(s, &s->todo[0]);
     ff_thread_progress_await(&f->done, 1);
     s->nb_output++;
-    if (s->entropy == ENTROPY_TWIN)
-        ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, &s->geo, s->q, &b->coded);
-    else
-        ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, s->q, &b->coded);
+    ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, s->q, &b->coded);
     if (ret >= 0) {
         pkt->pts      = f->frame->pts;
         pkt->dts      = f->frame->pts;
@@ -696,7 +682,6 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
     for (int i = 0; s->todo && i <= s->nb_workers; i++)
         av_freep(&s->todo[i].job);
     av_freep(&s->todo);
-    ff_c63_twin_writer_free(&s->twin);
     return 0;
 }
 
@@ -704,12 +689,6 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
 #define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
 static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63EncContext)
-    { "entropy", "Entropy coder (the output is the same)", OFFSET(entropy),
-      AV_OPT_TYPE_INT, { .i64 = ENTROPY_ROWS }, ENTROPY_ROWS, ENTROPY_TWIN, VE, .unit = "entropy" },
-    { "rows", "MCU rows in parallel on the threads", 0, AV_OPT_TYPE_CONST,
-      { .i64 = ENTROPY_ROWS }, 0, 0, VE, .unit = "entropy" },
-    { "twin", "c63_cuda's GPU coder emulated serially (slow; for testing it without a GPU)", 0,
-      AV_OPT_TYPE_CONST, { .i64 = ENTROPY_TWIN }, 0, 0, VE, .unit = "entropy" },
     { NULL },
 };
 

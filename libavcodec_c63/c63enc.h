@@ -104,16 +104,6 @@ typedef struct C63Writer {
 } C63Writer;
 
 /**
- * Buffers of ff_c63_write_frame_twin(), kept between frames: those of the
- * GPU coder's stages (kernels/c63_ec.h), in host memory.
- */
-typedef struct C63TwinWriter {
-    uint8_t  *mem;
-    unsigned  mem_size;
-    uint8_t   hdr[C63_HEADER_SIZE];     ///< header template
-} C63TwinWriter;
-
-/**
  * Validate size, pixel format and options shared by both encoders, and
  * return the search ranges to use.
  */
@@ -143,18 +133,5 @@ int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
                      const C63CodedFrame *f);
 
 void ff_c63_writer_free(C63Writer *w);
-
-/**
- * The same as ff_c63_write_frame(), through the c63_cuda encoder's GPU
- * entropy coder run serially on the CPU (c63ec_code_frame_cpu(): every
- * kernel's grid emulated by loops): slow, for testing that coder's logic
- * without a GPU. The three planes' coefficients and vectors must lie in
- * one buffer each, in plane order.
- */
-int ff_c63_write_frame_twin(AVCodecContext *avctx, C63TwinWriter *w, AVPacket *pkt,
-                            const C63Geometry *g, const uint8_t q[3][64],
-                            const C63CodedFrame *f);
-
-void ff_c63_twin_writer_free(C63TwinWriter *w);
 
 #endif /* AVCODEC_C63_C63ENC_H */

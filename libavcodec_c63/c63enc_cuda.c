@@ -461,8 +461,8 @@ static int take_packet(AVCodecContext *avctx, AVPacket *pkt, int wait)
 }
 
 /*
- * The GPU coder's device buffers (one allocation, laid out as
- * c63ec_code_frame_cpu() takes them), its tables and header template, its
+ * The GPU coder's device buffers (one allocation, laid out by
+ * c63ec_init_params()), its tables and header template, its
  * grids and the packer's copy stream. The packet buffers, one a slot, are
  * c63ec_max_packet() bytes: the format's worst case.
  */

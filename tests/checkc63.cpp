@@ -33,6 +33,7 @@ extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/c63_ec_frames.h"
 #include "tests/c63/c63ref.h"
+#include "tests/c63/c63twin.h"
 
 static int passed, failed;
 static bool bench;
@@ -527,9 +528,10 @@ static void check_encoder_open()
 }
 
 // The GPU entropy coder's stages (kernels/c63_ec.h), run serially by
-// ff_c63_write_frame_twin(), against the CPU writer ff_c63_write_frame():
-// the same packet, byte for byte, on synthetic frames (c63_ec_frames.h),
-// keyframes and inter frames, quality 1, 25 and 50 tables.
+// c63_twin_write_frame() (c63twin.h), against the CPU writer
+// ff_c63_write_frame(): the same packet, byte for byte, on synthetic
+// frames (c63_ec_frames.h), keyframes and inter frames, quality 1, 25 and
+// 50 tables.
 static void check_entropy_twin()
 {
     struct Case { int w, h; CoefKind kind; };
@@ -564,7 +566,7 @@ static void check_entropy_twin()
             ff_c63_quant_tables(q, qps[(n + frame) % 3]);
             synth_frame(sf, c.w, c.h, c.kind, frame, rng);
             if (ff_c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
-                ff_c63_write_frame_twin(avctx, &tw, b, &sf.g, q, &sf.f) < 0) {
+                c63_twin_write_frame(&tw, b, &sf.g, q, &sf.f) < 0) {
                 ok = false;
                 detail = "coding failed";
             } else if (a->size != b->size || memcmp(a->data, b->data, a->size)) {
@@ -580,7 +582,7 @@ static void check_entropy_twin()
             av_packet_unref(b);
         }
         ff_c63_writer_free(&w);
-        ff_c63_twin_writer_free(&tw);
+        c63_twin_writer_free(&tw);
         avcodec_free_context(&avctx);
         std::string name = "entropy twin " + std::to_string(c.w) + "x" + std::to_string(c.h) +
                            " " + coef_kind_names[c.kind];

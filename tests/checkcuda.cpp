@@ -29,7 +29,7 @@
  * encoder's (ff_c63_motion_search, the DSP's add_pred/sub_pred), the
  * transcriptions of the reference transform in tests/c63ref.h (which
  * checkc63 checks the encoder's against); for the entropy
- * coder's kernels c63_ec_*, their C twin in kernels/c63_ec.h, itself
+ * coder's kernels c63_ec_*, their C twin in tests/c63twin.h, itself
  * compared with the CPU writer ff_c63_write_frame). The first
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
@@ -91,6 +91,7 @@ extern const unsigned int ff_checkcuda_bench_ptx_len;
 #include "libavcodec/cuda_kernels/c63_ec.h"
 #include "tests/c63/c63_ec_frames.h"
 #include "tests/c63/c63ref.h"
+#include "tests/c63/c63twin.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -571,7 +572,7 @@ static void test_encode(void)
 
 /*
  * The GPU entropy coder, kernel by kernel, against its C twin
- * c63ec_code_frame_cpu() (kernels/c63_ec.h), and the twin's packet against
+ * c63ec_code_frame_cpu() (tests/c63twin.h), and the twin's packet against
  * the CPU writer ff_c63_write_frame(): synthetic frames (random, all-zero,
  * maximum magnitudes, ZRL chains, 0xFF-heavy, DC only), keyframes and
  * inter frames, 1x1 to 3840x2160. After each stage its output is compared
