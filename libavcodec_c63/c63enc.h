@@ -80,10 +80,10 @@ void ff_c63_encode_row(const C63RowCoding *c, int v);
 
 /**
  * Entropy writer state, kept between frames. Each MCU row is coded into its
- * own bit buffer (in parallel through avctx->execute2); as soon as a row and
- * all rows above it are coded, the thread that coded the last of them joins
- * them in order at bit granularity and byte-stuffs their whole bytes, so
- * that the packet needs only a copy at the end.
+ * own bit buffer (in parallel, on the encoder's threads); as soon as a row
+ * and all rows above it are coded, the thread that coded the last of them
+ * joins them in order at bit granularity and byte-stuffs their whole bytes,
+ * so that the packet needs only a copy at the end.
  */
 typedef struct C63Writer {
     uint8_t  *rows;         ///< one bit buffer per MCU row, row_stride bytes apart
@@ -110,21 +110,12 @@ typedef struct C63Writer {
 int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 
 /**
- * Entropy-code a frame and write it, headers and all, into pkt. The MCU rows
- * are coded through avctx->execute2 (slice threads when the encoder has
- * them); the output does not depend on the thread count.
- */
-int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
-                       const C63Geometry *g, const uint8_t q[3][64],
-                       const C63CodedFrame *f);
-
-/**
- * ff_c63_write_frame() in three steps, for an encoder that codes the rows
- * in a pass of its own: ff_c63_write_begin() (the buffers for g), then
- * ff_c63_write_row() for every MCU row v, in any order and on any thread
- * (row v reads the coefficients of rows v - 1 and v, and the vectors of
- * row v; the rows are joined and stuffed as they come), then
- * ff_c63_write_end() (the packet).
+ * Entropy-code a frame and write it, headers and all, into pkt, in three
+ * steps: ff_c63_write_begin() (the buffers for g), then ff_c63_write_row()
+ * for every MCU row v, in any order and on any thread (row v reads the
+ * coefficients of rows v - 1 and v, and the vectors of row v; the rows are
+ * joined and stuffed as they come), then ff_c63_write_end() (the packet).
+ * The output does not depend on the order of the rows.
  */
 int ff_c63_write_begin(C63Writer *w, const C63Geometry *g);
 void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v);

@@ -1,5 +1,5 @@
 /*
- * Codec63 frame writer (shared by the c63 and c63_cuda encoders)
+ * Codec63 frame writer of the c63 encoder, and the checks shared with c63_cuda
  *
  * This file is part of FFmpeg.
  *
@@ -283,34 +283,6 @@ int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
     if (f->keyframe)
         pkt->flags |= AV_PKT_FLAG_KEY;
     return 0;
-}
-
-typedef struct WriteJob {
-    C63Writer           *w;
-    const C63Geometry   *g;
-    const C63CodedFrame *f;
-} WriteJob;
-
-/* Thread job of ff_c63_write_frame(): code MCU row v. */
-static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
-{
-    const WriteJob *j = arg;
-
-    ff_c63_write_row(j->w, j->g, j->f, v);
-    return 0;
-}
-
-int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
-                       const C63Geometry *g, const uint8_t q[3][64],
-                       const C63CodedFrame *f)
-{
-    WriteJob j = { .w = w, .g = g, .f = f };
-    int ret;
-
-    if ((ret = ff_c63_write_begin(w, g)) < 0)
-        return ret;
-    avctx->execute2(avctx, code_row, &j, NULL, g->mb_h);
-    return ff_c63_write_end(avctx, w, pkt, g, q, f);
 }
 
 void ff_c63_writer_free(C63Writer *w)

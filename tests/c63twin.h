@@ -23,10 +23,10 @@
  * libavcodec/cuda_kernels/c63_ec.h, the kernels' own code, run serially on
  * the CPU (c63ec_code_frame_cpu()), and a frame writer around it
  * (c63_twin_write_frame()) that gives what the CPU writer of the c63
- * encoder gives (ff_c63_write_begin(), _row(), _end()). checkcuda compares
- * each kernel with it, and checkc63 and tests/ectwin compare it with the
- * CPU writer, so that the GPU coder's logic is checked without a GPU. Test
- * code only: no encoder runs it.
+ * encoder gives (c63_write_frame(): ff_c63_write_begin(), _row(), _end()
+ * on one thread). checkcuda compares each kernel with it, and checkc63 and
+ * tests/ectwin compare it with the CPU writer, so that the GPU coder's
+ * logic is checked without a GPU. Test code only: no encoder runs it.
  */
 
 #ifndef TESTS_C63TWIN_H
@@ -129,6 +129,21 @@ static inline void c63ec_code_frame_cpu(const C63ECParams *p)
     info->nff  = nff;
     info->size = C63EC_HEADER_SIZE + nfull + nff +
                  c63ec_tail(pkt + C63EC_HEADER_SIZE + nfull + nff, words, total);
+}
+
+/** Frame f (g, q as the encoder has them) through the c63 encoder's CPU
+ *  writer, its rows in order on the calling thread, into pkt. */
+static inline int c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
+                                  const C63Geometry *g, const uint8_t q[3][64],
+                                  const C63CodedFrame *f)
+{
+    int ret = ff_c63_write_begin(w, g);
+
+    if (ret < 0)
+        return ret;
+    for (int v = 0; v < g->mb_h; v++)
+        ff_c63_write_row(w, g, f, v);
+    return ff_c63_write_end(avctx, w, pkt, g, q, f);
 }
 
 /** The buffers of c63_twin_write_frame(), kept between frames: those of

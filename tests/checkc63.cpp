@@ -529,7 +529,7 @@ static void check_encoder_open()
 
 // The GPU entropy coder's stages (kernels/c63_ec.h), run serially by
 // c63_twin_write_frame() (c63twin.h), against the CPU writer
-// ff_c63_write_frame(): the same packet, byte for byte, on synthetic
+// (c63_write_frame()): the same packet, byte for byte, on synthetic
 // frames (c63_ec_frames.h), keyframes and inter frames, quality 1, 25 and
 // 50 tables.
 static void check_entropy_twin()
@@ -565,7 +565,7 @@ static void check_entropy_twin()
             uint8_t q[3][64];
             ff_c63_quant_tables(q, qps[(n + frame) % 3]);
             synth_frame(sf, c.w, c.h, c.kind, frame, rng);
-            if (ff_c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
+            if (c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
                 c63_twin_write_frame(&tw, b, &sf.g, q, &sf.f) < 0) {
                 ok = false;
                 detail = "coding failed";

@@ -30,7 +30,7 @@
  * transcriptions of the reference transform in tests/c63ref.h (which
  * checkc63 checks the encoder's against); for the entropy
  * coder's kernels c63_ec_*, their C twin in tests/c63twin.h, itself
- * compared with the CPU writer ff_c63_write_frame). The first
+ * compared with the CPU writer, c63_write_frame()). The first
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
  * FFmpeg was configured with PTX compression), or the file given by --ptx.
@@ -573,7 +573,7 @@ static void test_encode(void)
 /*
  * The GPU entropy coder, kernel by kernel, against its C twin
  * c63ec_code_frame_cpu() (tests/c63twin.h), and the twin's packet against
- * the CPU writer ff_c63_write_frame(): synthetic frames (random, all-zero,
+ * the CPU writer c63_write_frame(): synthetic frames (random, all-zero,
  * maximum magnitudes, ZRL chains, 0xFF-heavy, DC only), keyframes and
  * inter frames, 1x1 to 3840x2160. After each stage its output is compared
  * with the twin's: block lengths and bits, bit offsets and the frame's bit
@@ -686,7 +686,7 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     AVCodecContext *avctx = open_c63(w, h);
     AVPacket *pkt = av_packet_alloc();
     C63Writer cw = {};
-    if (!avctx || !pkt || ff_c63_write_frame(avctx, &cw, pkt, &g, q, &sf.f) < 0)
+    if (!avctx || !pkt || c63_write_frame(avctx, &cw, pkt, &g, q, &sf.f) < 0)
         detail = "the CPU writer failed";
     else if ((uint64_t)pkt->size != hinfo.size || memcmp(pkt->data, hpkt, pkt->size))
         detail = "the twin's packet is not the CPU writer's (sizes " +

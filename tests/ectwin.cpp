@@ -28,7 +28,8 @@
  * (the c63 encoder's, same names and defaults), and the frame's
  * coefficients and vectors are entropy-coded twice: by the c63 encoder's
  * CPU writer (ff_c63_write_begin(), _row(), _end()) and by c63_cuda's GPU
- * coder, the kernels' stages run serially on the CPU (tests/c63twin.h).
+ * coder, the kernels' stages run serially on the CPU (both through
+ * tests/c63twin.h).
  * The twin's packets are written to OUTPUT, one after the other: a .c63
  * stream, which must be the c63 encoder's (FATE compares its md5 with the
  * references). So the GPU coder's logic is checked on the encoder's real
@@ -188,11 +189,7 @@ int main(int argc, char **argv)
                               g.w[p], g.h[p], 0, g.h[p]);
         cur = !cur;
 
-        if ((ret = ff_c63_write_begin(&writer, &g)) < 0)
-            return fail("CPU writer", ret);
-        for (int v = 0; v < g.mb_h; v++)
-            ff_c63_write_row(&writer, &g, &coded, v);
-        if ((ret = ff_c63_write_end(avctx, &writer, a, &g, q, &coded)) < 0)
+        if ((ret = c63_write_frame(avctx, &writer, a, &g, q, &coded)) < 0)
             return fail("CPU writer", ret);
         if ((ret = c63_twin_write_frame(&twin, b, &g, q, &coded)) < 0)
             return fail("the GPU coder's twin", ret);
