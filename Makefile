@@ -300,15 +300,21 @@ gpu-bundle: obj checkcuda
 # to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
+# Its benchmark kernels are a PTX of their own (tests/checkcuda_bench.cu,
+# built by the FATE rules of tests/c63-gpu.mak), linked in here.
+CHECKCUDA_PTX := $(OBJ)/tests/checkcuda_bench.ptx.o
+
 checkcuda: obj
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/checkcuda_bench.ptx.o
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
-                  kernels/block_match.h kernels/c63_convert.h kernels/c63_transform.h \
-                  $(CHECKCUDA_LIBS)
-	$(CXX) -O2 -std=c++11 -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
-	    -o $@ $< $(CHECKCUDA_LIBS) \
+                  tests/c63ref.h tests/c63twin.h kernels/block_match.h kernels/c63_convert.h \
+                  kernels/c63_transform.h \
+                  $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
+	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
+	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
 
 # cudatime.so: kernel times from CUDA events for the benchmarks
@@ -407,7 +413,7 @@ check-tsan: $(TSAN)/.configured
 # make check-valgrind: a representative subset (decode, encode, each
 # filter, each error path) under valgrind memcheck (tests/valgrind.sh).
 check-valgrind: obj checkframediff
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi tests/ectwin
 	@sh tests/valgrind.sh $(BUILD)
 
 # make fuzz: libFuzzer targets built with clang and

@@ -32,8 +32,6 @@
  *   c63_ec_*         entropy coding, header to EOI, of the coefficients
  *                    and vectors (docs/c63-format.md section 5): the stages of
  *                    c63_ec.h, each the same code as its C twin
- *   c63_peak_sad     a tight __vsadu4 loop, to measure the peak rate of
- *                    byte absolute differences (benchmark only)
  *
  * Every float operation is one separately rounded __fmul_rn / __fadd_rn:
  * nothing may be fused into an FMA. Double operations use the _rn
@@ -233,8 +231,8 @@ static __device__ __forceinline__ void c63_row_to_column(float *s, int r, const 
  * Transform and reconstruction of the three planes of a frame
  * (c63_transform.h): 8 threads a block, thread r of a block first holds
  * row r and, after each transposition through shared memory, column r.
- * The operations are those of ff_c63_fdct_quant_ref and
- * ff_c63_dequant_idct_ref, in the same order:
+ * The operations are those of the reference transcriptions that checkcuda
+ * compares them with (tests/c63ref.h), in the same order:
  *   forward pass 1  Y[r][i] = sum_j X[r][j] * T[j][i]   (thread: row r)
  *   forward pass 2  Z[k][i] = sum_j Y[j][i] * T[j][k]   (thread: column i)
  *   inverse pass 1  Y[r][i] = sum_j X[r][j] * T[i][j]   (thread: row r)
@@ -563,47 +561,4 @@ extern "C" __global__ void __launch_bounds__(C63EC_THREADS)
 c63_ec_stuff(C63ECParams p)
 {
     ec_words(p, 1);
-}
-
-/* -------------------------------------------------------------- benchmark */
-
-/* One iteration of c63_peak_sad. */
-static __device__ __forceinline__ void c63_peak_step(u32 a[8], u32 s[8], u32 b)
-{
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        s[i] = ffc_vsadu4_add(a[i], b, s[i]);
-        a[i] += 0x01010101u;
-    }
-}
-
-/*
- * Peak byte absolute difference rate: each thread runs n iterations of
- * 8 independent __vsadu4 (4 byte differences each) and writes the sum so
- * that nothing is optimised away. The loop is unrolled by hand: clang does
- * not unroll a loop of inline asm by a runtime count.
- */
-extern "C" __global__ void c63_peak_sad(u32 *out, u32 seed, int n)
-{
-    u32 a[8], s[8];
-    const u32 b = seed * 0x9E3779B9u ^ (blockIdx.x * blockDim.x + threadIdx.x);
-
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        a[i] = b * (2 * i + 1);
-        s[i] = 0;
-    }
-    int it = 0;
-#pragma unroll 1
-    for (; n - it >= 4; it += 4) {
-        c63_peak_step(a, s, b);
-        c63_peak_step(a, s, b);
-        c63_peak_step(a, s, b);
-        c63_peak_step(a, s, b);
-    }
-#pragma unroll 1
-    for (; it < n; it++)
-        c63_peak_step(a, s, b);
-    out[blockIdx.x * blockDim.x + threadIdx.x] =
-        s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];
 }

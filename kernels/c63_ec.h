@@ -22,8 +22,10 @@
  * @file
  * Entropy coding of a Codec63 frame (docs/c63-format.md section 5) in stages
  * that run as CUDA kernels (c63_cuda.cu, c63_ec_*), shared by the kernels
- * (device, CUDA C++), the CPU twin c63ec_code_frame_cpu() below (C, used
- * by the c63 encoder's "-entropy twin" and by the tests) and checkcuda.
+ * (device, CUDA C++), the c63_cuda encoder (host: the layout and sizes of
+ * the buffers) and the tests (host), whose CPU twin of the kernels runs the
+ * same stages serially, every grid emulated by loops (c63ec_code_frame_cpu()
+ * in tests/c63twin.h).
  *
  * Coded blocks are numbered in coding order: i = 6 * mcu + k, k = 0..3
  * the four Y blocks of the MCU, 4 U, 5 V. The stages:
@@ -472,91 +474,5 @@ C63EC_FUNC int c63ec_tail(unsigned char *dst, const unsigned int *words, unsigne
     dst[o++] = 0xD9;
     return o;
 }
-
-#if !(defined(__CUDACC__) || defined(__CUDA__))
-#include <stdint.h>
-
-/**
- * The kernels' C twin: every stage over the whole frame, in order, each
- * grid emulated by loops over its thread blocks and threads and each scan
- * done sequentially, on host buffers (the pointers of p are host
- * addresses). Fills p->info and the packet as the kernels do.
- */
-static inline void c63ec_code_frame_cpu(const C63ECParams *p)
-{
-    const C63ECTables *t = (const C63ECTables *)(uintptr_t)p->tables;
-    const short *coef = (const short *)(uintptr_t)p->coef;
-    const C63ECMV *mv = (const C63ECMV *)(uintptr_t)p->mv;
-    unsigned int *slots = (unsigned int *)(uintptr_t)p->slots;
-    unsigned int *len = (unsigned int *)(uintptr_t)p->len;
-    unsigned long long *off = (unsigned long long *)(uintptr_t)p->off;
-    unsigned long long *sums = (unsigned long long *)(uintptr_t)p->sums;
-    unsigned int *words = (unsigned int *)(uintptr_t)p->words;
-    unsigned long long *ffsum = (unsigned long long *)(uintptr_t)p->ffsum;
-    unsigned char *pkt = (unsigned char *)(uintptr_t)p->pkt;
-    C63ECInfo *info = (C63ECInfo *)(uintptr_t)p->info;
-    unsigned long long total = 0, nff = 0, nwords, nfull, wchunks;
-
-    /* 1: one thread per coded block */
-    for (int i = 0; i < p->nblocks; i++)
-    {
-        int bx;
-        len[i] = c63ec_code_block(p, t, coef, coef + 64 * c63ec_coded_block(p, i, &bx), mv, i,
-                                  slots + (unsigned long long)i * C63EC_SLOT_WORDS);
-    }
-
-    /* 2a: chunk sums; 2b: each chunk's offsets from the sums before it */
-    for (int c = 0; c < p->nchunks; c++) {
-        unsigned long long s = 0;
-        for (int i = c * C63EC_CHUNK; i < (c + 1) * C63EC_CHUNK && i < p->nblocks; i++)
-            s += len[i];
-        sums[c] = s;
-    }
-    for (int c = 0; c < p->nchunks; c++) {
-        unsigned long long o = total;       /* the sums before chunk c */
-        for (int i = c * C63EC_CHUNK; i < (c + 1) * C63EC_CHUNK && i < p->nblocks; i++) {
-            off[i] = o;
-            o += len[i];
-        }
-        total += sums[c];
-    }
-    info->bits = total;
-
-    /* 3: one thread per word, the 0xFF bytes counted per chunk of words */
-    nwords  = (total + 31) / 32;
-    nfull   = total / 8;
-    wchunks = (nwords + C63EC_THREADS - 1) / C63EC_THREADS;
-    for (unsigned long long c = 0; c < wchunks; c++) {
-        unsigned long long n = 0;
-        for (int th = 0; th < C63EC_THREADS; th++) {
-            const unsigned long long wi = c * C63EC_THREADS + th;
-            if (wi < nwords) {
-                words[wi] = c63ec_gather_word(off, len, slots, p->nblocks, total, wi);
-                n += c63ec_word_ff(words[wi], wi, nfull);
-            }
-        }
-        ffsum[c] = n;
-    }
-
-    /* 4: one thread per word, each chunk from the counts before it; the
-     * header; after the last chunk the tail and the size */
-    c63ec_header(pkt, (const unsigned char *)(uintptr_t)p->hdr, p->keyframe, 0, 1);
-    for (unsigned long long c = 0; c < wchunks; c++) {
-        unsigned long long before = nff;    /* the counts before chunk c */
-        for (int th = 0; th < C63EC_THREADS; th++) {
-            const unsigned long long wi = c * C63EC_THREADS + th;
-            if (wi < nwords) {
-                c63ec_stuff_word(pkt + C63EC_HEADER_SIZE + 4 * wi + before, words[wi], wi, nfull);
-                before += c63ec_word_ff(words[wi], wi, nfull);
-            }
-        }
-        nff += ffsum[c];
-    }
-    info->nff  = nff;
-    info->size = C63EC_HEADER_SIZE + nfull + nff +
-                 c63ec_tail(pkt + C63EC_HEADER_SIZE + nfull + nff, words, total);
-}
-
-#endif
 
 #endif /* KERNELS_C63_EC_H */

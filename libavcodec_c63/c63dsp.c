@@ -24,8 +24,6 @@
  * Makefile) so that no multiply-add is ever fused, whatever -march says.
  */
 
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -37,86 +35,6 @@
 #include "c63dsp.h"
 
 #define T ff_c63_dct_lookup
-
-/* ------------------------------------------------------------------------
- * Reference transcriptions (docs/c63-format.md sections 6.3 to 6.6 and 7.5,
- * literally).
- */
-
-static void dct_1d(const float *in, float *out)
-{
-    for (int i = 0; i < 8; i++) {
-        float dct = 0.0f;
-        for (int j = 0; j < 8; j++)
-            dct += in[j] * T[j][i];
-        out[i] = dct;
-    }
-}
-
-static void idct_1d(const float *in, float *out)
-{
-    for (int i = 0; i < 8; i++) {
-        float idct = 0.0f;
-        for (int j = 0; j < 8; j++)
-            idct += in[j] * T[i][j];
-        out[i] = idct;
-    }
-}
-
-static void transpose(const float *in, float *out)
-{
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 8; j++)
-            out[i * 8 + j] = in[j * 8 + i];
-}
-
-static void scale_block(const float *in, float *out)
-{
-    for (int v = 0; v < 8; v++)
-        for (int u = 0; u < 8; u++) {
-            float a1 = !u ? C63_ISQRT2 : 1.0f;
-            float a2 = !v ? C63_ISQRT2 : 1.0f;
-            out[v * 8 + u] = in[v * 8 + u] * a1 * a2;
-        }
-}
-
-void ff_c63_fdct_quant_ref(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
-{
-    float mb[64], mb2[64];
-
-    for (int i = 0; i < 64; i++)
-        mb2[i] = res[i];
-    for (int v = 0; v < 8; v++)
-        dct_1d(mb2 + v * 8, mb + v * 8);
-    transpose(mb, mb2);
-    for (int v = 0; v < 8; v++)
-        dct_1d(mb2 + v * 8, mb + v * 8);
-    transpose(mb, mb2);
-    scale_block(mb2, mb);
-    for (int k = 0; k < 64; k++) {
-        float d = mb[ff_zigzag_direct[k]];
-        coef[k] = (int16_t)(float)round((double)d / 4.0 / (double)q[k]);
-    }
-}
-
-void ff_c63_dequant_idct_ref(int16_t res[64], const int16_t coef[64], const uint8_t q[64])
-{
-    float mb[64], mb2[64];
-
-    for (int k = 0; k < 64; k++) {
-        float c = coef[k];
-        mb[ff_zigzag_direct[k]] = (float)round((double)(c * (float)q[k]) / 4.0);
-    }
-    scale_block(mb, mb2);
-    for (int v = 0; v < 8; v++)
-        idct_1d(mb2 + v * 8, mb + v * 8);
-    transpose(mb, mb2);
-    for (int v = 0; v < 8; v++)
-        idct_1d(mb2 + v * 8, mb + v * 8);
-    transpose(mb, mb2);
-    for (int i = 0; i < 64; i++)
-        res[i] = (int16_t)av_clipf(mb2[i], -32768.0f, 32767.0f);
-}
 
 /* ------------------------------------------------------------------------
  * Optimised C. The same operations in the same order for every output,
@@ -317,23 +235,6 @@ static void sub_pred_c(int16_t res[64], const uint8_t *src, ptrdiff_t src_stride
                 res[x] = src[x];
         }
     }
-}
-
-uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
-                            int nx, int ny, const uint16_t *sums, int seed)
-{
-    uint32_t best = UINT32_MAX;
-
-    for (int y = 0; y < ny; y++)
-        for (int x = 0; x < nx; x++) {
-            const uint8_t *cand = ref + y * stride + x;
-            uint32_t sad = 0;
-            for (int i = 0; i < 8; i++)
-                for (int j = 0; j < 8; j++)
-                    sad += abs(blk[i * stride + j] - cand[i * stride + j]);
-            best = FFMIN(best, sad << 16 | y << 7 | x);
-        }
-    return best;
 }
 
 av_cold void ff_c63dsp_init(C63DSPContext *c)

@@ -74,8 +74,9 @@ typedef struct C63DSPContext {
      * @return (sad << 16) | (y << 7) | x of the smallest SAD, the first in
      *         scan order (y outer, x inner) among equals
      * Set only where a SIMD version exists (NULL in C, where the encoder
-     * calls me_cmp's SAD per candidate instead); ff_c63_me_search_c is the
-     * reference.
+     * calls me_cmp's SAD per candidate instead). The tests check it, as
+     * the transforms, against transcriptions of the reference of their
+     * own (tests/c63ref.h).
      */
     uint32_t (*me_search)(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
                           int nx, int ny, const uint16_t *sums, int seed);
@@ -99,12 +100,5 @@ void ff_c63dsp_init(C63DSPContext *c);
  */
 int ff_c63_dc_residual(int dc, int q0);
 void ff_c63dsp_init_x86(C63DSPContext *c);
-
-/* Straightforward transcriptions of the reference, kept as the references
- * that the optimised versions and the CUDA kernels are checked against. */
-void ff_c63_fdct_quant_ref(int16_t coef[64], const int16_t res[64], const uint8_t q[64]);
-void ff_c63_dequant_idct_ref(int16_t res[64], const int16_t coef[64], const uint8_t q[64]);
-uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
-                            int nx, int ny, const uint16_t *sums, int seed);
 
 #endif /* AVCODEC_C63_C63DSP_H */

@@ -66,11 +66,6 @@
 #include "c63enc.h"
 #include "c63me.h"
 
-enum {
-    ENTROPY_ROWS,                   ///< ff_c63_write_row() jobs
-    ENTROPY_TWIN,                   ///< ff_c63_write_frame_twin(), serial
-};
-
 /* Frames in flight at most (with more than one thread), and the sets of
  * progress for them: a frame's jobs may still read the progress of the
  * frame before it after that one has been output, so a set is taken again
@@ -93,7 +88,6 @@ typedef struct C63EncFrame {
     C63EncBuffers  *buf;
     const struct C63EncFrame *prev; ///< the frame coded before it, or NULL
     int             cur;            ///< it reconstructs into recon[cur]
-    int             nb_code;        ///< its rows' entropy coding jobs (0 or mb_h)
     int             nb_sums;        ///< its reconstruction's sums jobs (0 or mb_h)
     atomic_uint     number;         ///< the frame's number (modulo 2^32)
     /* nb_seg words: the rows of segment k not yet taken, top | end << 16;
@@ -134,8 +128,6 @@ typedef struct C63EncContext {
     C63DSPContext dsp;
     MECmpContext  mecc;
     C63Geometry   geo;
-    C63TwinWriter twin;
-    int           entropy;          ///< ENTROPY_*
     int           range[3];
     int           reach;            ///< MCU rows above and below a row that its search reads
     uint8_t       q[3][64];
@@ -213,8 +205,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     s->depth = s->nb_workers ? MAX_INFLIGHT : 1;
     s->nb_seg = av_clip((s->nb_workers + 2) / 2, 1, g->mb_h);
 
-    /* Coefficients and vectors of the three planes in one buffer each,
-     * as the GPU coder's twin takes them. */
+    /* Coefficients and vectors of the three planes in one buffer each. */
     total = (size_t)g->w[0] * g->h[0] + 2 * (size_t)g->w[1] * g->h[1];
     for (int i = 0; i < s->depth; i++) {
         C63EncBuffers *b = &s->buf[i];
@@ -309,17 +300,74 @@ static void row_wait(const C63EncContext *s, const C63EncFrame *f, int v)
         ff_thread_progress_await(&f->row_done[v], 1);
 }
 
-/* Motion estimation, transform and reconstruction of MCU row v of frame f. */
+void ff_c63_encode_row(const C63RowCoding *c, int v)
+{
+    const C63Geometry *g = c->g;
+    const AVFrame *frame = c->src;
+    const int key = c->coded->keyframe;
+    int16_t res[64];
+
+    /* The row's input into the padded planes (only this row reads it). */
+    for (int p = 0; p < 3; p++) {
+        const int rows = p ? 8 : 16, y0 = v * rows;
+        const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
+        const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        if (y0 < h)
+            av_image_copy_plane(c->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
+                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
+                                frame->linesize[p], w, FFMIN(rows, h - y0));
+    }
+
+    for (int p = 0; p < 3; p++) {
+        const ptrdiff_t stride = g->w[p];
+        const int bw = g->w[p] / 8, rows = p ? 1 : 2;
+        const uint8_t *ref = c->ref[p];
+        const uint16_t *ref_sums = c->ref_sums[p];
+        uint8_t *rec = c->rec[p];
+
+        for (int by = v * rows; by < (v + 1) * rows; by++) {
+            for (int bx = 0; bx < bw; bx++) {
+                size_t bi = (size_t)by * bw + bx;
+                const uint8_t *src = c->orig[p] + 8 * by * stride + 8 * bx;
+                const uint8_t *pred = NULL;
+                int16_t *coef = c->coded->coef[p] + 64 * bi;
+
+                if (!key) {
+                    C63MV mv = c->dsp->me_search ?
+                        ff_c63_motion_search_full(c->dsp, c->orig[p], ref, ref_sums,
+                                                  g->w[p], g->h[p], bx, by, c->range[p]) :
+                        ff_c63_motion_search(c->mecc, c->orig[p], ref, ref_sums,
+                                             g->w[p], g->h[p], bx, by, c->range[p]);
+                    c->coded->mv[p][bi] = mv;
+                    pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
+                }
+                c->dsp->sub_pred(res, src, stride, pred, stride);
+                c->dsp->fdct_quant(coef, res, c->q[p]);
+                c->dsp->dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
+                                         coef, c->q[p], 8);
+            }
+        }
+    }
+}
+
+/* Motion estimation, transform and reconstruction of MCU row v of frame f,
+ * once the rows of the frame before that it reads or overwrites are done. */
 static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
 {
     const C63Geometry *g = &s->geo;
     const C63EncFrame *prev = f->prev;
     C63EncBuffers *b = f->buf;
-    const AVFrame *frame = f->frame;
-    const int key = b->coded.keyframe;
-    int16_t res[64];
+    C63RowCoding c = {
+        .dsp   = &s->dsp,
+        .mecc  = &s->mecc,
+        .g     = g,
+        .q     = s->q,
+        .range = s->range,
+        .src   = f->frame,
+        .coded = &b->coded,
+    };
 
-    if (prev && !key) {
+    if (prev && !b->coded.keyframe) {
         /* The reference's rows that the search reads, v - reach .. v +
          * reach, and their sums (a row's sums are made after that row and
          * the row below, so this also waits for what the next case waits
@@ -333,47 +381,13 @@ static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
             row_wait(s, prev, r);
     }
 
-    /* The row's input into the padded planes (only this row reads it). */
     for (int p = 0; p < 3; p++) {
-        const int rows = p ? 8 : 16, y0 = v * rows;
-        const int w = p ? AV_CEIL_RSHIFT(g->width,  1) : g->width;
-        const int h = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
-        if (y0 < h)
-            av_image_copy_plane(b->orig[p] + (ptrdiff_t)y0 * g->w[p], g->w[p],
-                                frame->data[p] + (ptrdiff_t)y0 * frame->linesize[p],
-                                frame->linesize[p], w, FFMIN(rows, h - y0));
+        c.orig[p]     = b->orig[p];
+        c.ref[p]      = s->recon[!f->cur][p];
+        c.ref_sums[p] = s->bsum[!f->cur][p];
+        c.rec[p]      = s->recon[f->cur][p];
     }
-
-    for (int p = 0; p < 3; p++) {
-        const ptrdiff_t stride = g->w[p];
-        const int bw = g->w[p] / 8, rows = p ? 1 : 2;
-        const uint8_t *ref = s->recon[!f->cur][p];
-        const uint16_t *ref_sums = s->bsum[!f->cur][p];
-        uint8_t *rec = s->recon[f->cur][p];
-
-        for (int by = v * rows; by < (v + 1) * rows; by++) {
-            for (int bx = 0; bx < bw; bx++) {
-                size_t bi = (size_t)by * bw + bx;
-                const uint8_t *src = b->orig[p] + 8 * by * stride + 8 * bx;
-                const uint8_t *pred = NULL;
-                int16_t *coef = b->coded.coef[p] + 64 * bi;
-
-                if (!key) {
-                    C63MV mv = s->dsp.me_search ?
-                        ff_c63_motion_search_full(&s->dsp, b->orig[p], ref, ref_sums,
-                                                  g->w[p], g->h[p], bx, by, s->range[p]) :
-                        ff_c63_motion_search(&s->mecc, b->orig[p], ref, ref_sums,
-                                             g->w[p], g->h[p], bx, by, s->range[p]);
-                    b->coded.mv[p][bi] = mv;
-                    pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
-                }
-                s->dsp.sub_pred(res, src, stride, pred, stride);
-                s->dsp.fdct_quant(coef, res, s->q[p]);
-                s->dsp.dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
-                                        coef, s->q[p], 8);
-            }
-        }
-    }
+    ff_c63_encode_row(&c, v);
 }
 
 static void job_done(C63EncFrame *f)
@@ -426,10 +440,8 @@ static void run_row(C63EncContext *s, C63Todo *t, int v)
         dep_done(s, t, v - 1, 0);
         dep_done(s, t, v, 0);
     }
-    if (f->nb_code) {
-        dep_done(s, t, v, TODO_CODE);
-        dep_done(s, t, v + 1, TODO_CODE);
-    }
+    dep_done(s, t, v, TODO_CODE);
+    dep_done(s, t, v + 1, TODO_CODE);
     job_done(f);
 }
 
@@ -523,7 +535,7 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
                frame->width, frame->height, avctx->width, avctx->height);
         return AVERROR(EINVAL);
     }
-    if (s->entropy == ENTROPY_ROWS && (ret = ff_c63_write_begin(&b->writer, g)) < 0)
+    if ((ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;
 
     /* the set of the frame two before: output, and read by no job now */
@@ -533,7 +545,6 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     f->buf     = b;
     f->prev    = prev;
     f->cur     = !s->cur;
-    f->nb_code = s->entropy == ENTROPY_ROWS ? g->mb_h : 0;
     b->coded.keyframe = key;
     s->cur       = f->cur;
     s->since_key = key ? 1 : s->since_key + 1;
@@ -541,7 +552,8 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
      * a keyframe (then, the next frame being inter, they are always made) */
     f->nb_sums = s->since_key < avctx->gop_size ? g->mb_h : 0;
     av_assert0(key || (prev && prev->nb_sums));
-    nb_jobs = g->mb_h + f->nb_code + f->nb_sums;
+    /* the rows, their entropy coding and the sums */
+    nb_jobs = 2 * g->mb_h + f->nb_sums;
     for (int i = 0; i < g->mb_h; i++) {
         ff_thread_progress_reset(&f->row_done[i]);
         ff_thread_progress_reset(&f->sums_done[i]);
@@ -580,10 +592,7 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     run_todo(s, &s->todo[0]);
     ff_thread_progress_await(&f->done, 1);
     s->nb_output++;
-    if (s->entropy == ENTROPY_TWIN)
-        ret = ff_c63_write_frame_twin(avctx, &s->twin, pkt, &s->geo, s->q, &b->coded);
-    else
-        ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, s->q, &b->coded);
+    ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, s->q, &b->coded);
     if (ret >= 0) {
         pkt->pts      = f->frame->pts;
         pkt->dts      = f->frame->pts;
@@ -673,7 +682,6 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
     for (int i = 0; s->todo && i <= s->nb_workers; i++)
         av_freep(&s->todo[i].job);
     av_freep(&s->todo);
-    ff_c63_twin_writer_free(&s->twin);
     return 0;
 }
 
@@ -681,12 +689,6 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
 #define VE AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_ENCODING_PARAM
 static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63EncContext)
-    { "entropy", "Entropy coder (the output is the same)", OFFSET(entropy),
-      AV_OPT_TYPE_INT, { .i64 = ENTROPY_ROWS }, ENTROPY_ROWS, ENTROPY_TWIN, VE, .unit = "entropy" },
-    { "rows", "MCU rows in parallel on the threads", 0, AV_OPT_TYPE_CONST,
-      { .i64 = ENTROPY_ROWS }, 0, 0, VE, .unit = "entropy" },
-    { "twin", "c63_cuda's GPU coder emulated serially (slow; for testing it without a GPU)", 0,
-      AV_OPT_TYPE_CONST, { .i64 = ENTROPY_TWIN }, 0, 0, VE, .unit = "entropy" },
     { NULL },
 };
 

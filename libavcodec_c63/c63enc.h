@@ -23,10 +23,13 @@
 
 #include <stdint.h>
 
+#include "libavutil/frame.h"
 #include "libavutil/opt.h"
 #include "libavcodec/avcodec.h"
+#include "libavcodec/me_cmp.h"
 
 #include "c63.h"
+#include "c63dsp.h"
 
 /** Options common to the c63 encoders, with the same names and defaults. */
 #define C63_ENCODER_OPTIONS(Ctx)                                                 \
@@ -47,11 +50,40 @@ typedef struct C63CodedFrame {
 } C63CodedFrame;
 
 /**
+ * What the coding of an MCU row reads and writes (ff_c63_encode_row()):
+ * the encoder's routines and tables, and the planes of one frame, each
+ * padded to g->w[p] x g->h[p] with the padded width as its stride.
+ */
+typedef struct C63RowCoding {
+    const C63DSPContext *dsp;
+    const MECmpContext  *mecc;      ///< SAD per candidate where dsp has no me_search
+    const C63Geometry   *g;
+    const uint8_t      (*q)[64];    ///< the quantisation tables, q[3][64]
+    const int           *range;     ///< the search range of each plane
+    const AVFrame       *src;       ///< the input picture (yuv420p)
+    uint8_t             *orig[3];   ///< the padded input, filled row by row
+    const uint8_t       *ref[3];    ///< the previous reconstruction (inter frames)
+    const uint16_t      *ref_sums[3]; ///< its 8x2 sums (ff_c63_block_sums())
+    uint8_t             *rec[3];    ///< the reconstruction
+    C63CodedFrame       *coded;     ///< the coefficients and vectors; keyframe set
+} C63RowCoding;
+
+/**
+ * Code MCU row v of a frame as the c63 encoder does: the row's input into
+ * the padded planes, then for each of its blocks the motion search against
+ * the reference (inter frames: the rows of ref and ref_sums within the
+ * search range must be done), the transform, quantisation and
+ * reconstruction; the coefficients and vectors go into coded. Rows may be
+ * coded in any order and on any thread once what they read is done.
+ */
+void ff_c63_encode_row(const C63RowCoding *c, int v);
+
+/**
  * Entropy writer state, kept between frames. Each MCU row is coded into its
- * own bit buffer (in parallel through avctx->execute2); as soon as a row and
- * all rows above it are coded, the thread that coded the last of them joins
- * them in order at bit granularity and byte-stuffs their whole bytes, so
- * that the packet needs only a copy at the end.
+ * own bit buffer (in parallel, on the encoder's threads); as soon as a row
+ * and all rows above it are coded, the thread that coded the last of them
+ * joins them in order at bit granularity and byte-stuffs their whole bytes,
+ * so that the packet needs only a copy at the end.
  */
 typedef struct C63Writer {
     uint8_t  *rows;         ///< one bit buffer per MCU row, row_stride bytes apart
@@ -72,37 +104,18 @@ typedef struct C63Writer {
 } C63Writer;
 
 /**
- * Buffers of ff_c63_write_frame_twin(), kept between frames: those of the
- * GPU coder's stages (kernels/c63_ec.h), in host memory.
- */
-typedef struct C63TwinWriter {
-    uint8_t  *mem;
-    unsigned  mem_size;
-    uint8_t   hdr[C63_HEADER_SIZE];     ///< header template
-} C63TwinWriter;
-
-/**
  * Validate size, pixel format and options shared by both encoders, and
  * return the search ranges to use.
  */
 int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 
 /**
- * Entropy-code a frame and write it, headers and all, into pkt. The MCU rows
- * are coded through avctx->execute2 (slice threads when the encoder has
- * them); the output does not depend on the thread count.
- */
-int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
-                       const C63Geometry *g, const uint8_t q[3][64],
-                       const C63CodedFrame *f);
-
-/**
- * ff_c63_write_frame() in three steps, for an encoder that codes the rows
- * in a pass of its own: ff_c63_write_begin() (the buffers for g), then
- * ff_c63_write_row() for every MCU row v, in any order and on any thread
- * (row v reads the coefficients of rows v - 1 and v, and the vectors of
- * row v; the rows are joined and stuffed as they come), then
- * ff_c63_write_end() (the packet).
+ * Entropy-code a frame and write it, headers and all, into pkt, in three
+ * steps: ff_c63_write_begin() (the buffers for g), then ff_c63_write_row()
+ * for every MCU row v, in any order and on any thread (row v reads the
+ * coefficients of rows v - 1 and v, and the vectors of row v; the rows are
+ * joined and stuffed as they come), then ff_c63_write_end() (the packet).
+ * The output does not depend on the order of the rows.
  */
 int ff_c63_write_begin(C63Writer *w, const C63Geometry *g);
 void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f, int v);
@@ -111,18 +124,5 @@ int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
                      const C63CodedFrame *f);
 
 void ff_c63_writer_free(C63Writer *w);
-
-/**
- * The same as ff_c63_write_frame(), through the c63_cuda encoder's GPU
- * entropy coder run serially on the CPU (c63ec_code_frame_cpu(): every
- * kernel's grid emulated by loops): slow, for testing that coder's logic
- * without a GPU. The three planes' coefficients and vectors must lie in
- * one buffer each, in plane order.
- */
-int ff_c63_write_frame_twin(AVCodecContext *avctx, C63TwinWriter *w, AVPacket *pkt,
-                            const C63Geometry *g, const uint8_t q[3][64],
-                            const C63CodedFrame *f);
-
-void ff_c63_twin_writer_free(C63TwinWriter *w);
 
 #endif /* AVCODEC_C63_C63ENC_H */

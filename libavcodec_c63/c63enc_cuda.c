@@ -44,13 +44,9 @@
  * encoder's kernels, and the upload of a system-memory frame runs on the
  * copy engine while the kernels of the frame before it run.
  *
- * With -entropy cpu the coefficients and vectors are copied back instead
- * and the packer codes them with the shared CPU writer (c63put.c), as
- * before the GPU coder existed: kept for comparison.
- *
  * Frames pass through depth slots in order. The calling thread takes a
  * frame, stages it and queues its GPU work; a packer thread waits for each
- * slot's GPU work, fetches (or codes) its packet and hands the slot back.
+ * slot's GPU work, fetches its packet and hands the slot back.
  * So with depth > 1 the GPU work of later frames and the reading of the
  * next input run while earlier frames are finished, and packets come out
  * up to depth - 1 frames late.
@@ -103,7 +99,7 @@ enum Stage {
     STAGE_ME,               ///< motion estimation
     STAGE_ENCODE,           ///< transform, quantisation, reconstruction
     STAGE_ENTROPY,          ///< entropy coding (GPU coder)
-    STAGE_DOWNLOAD,         ///< the packet (or the coefficients) to the host
+    STAGE_DOWNLOAD,         ///< the packet to the host
     NB_STAGES,
     STAGE_UPLOAD = NB_STAGES, ///< a system-memory frame to the device
     NB_STATS,
@@ -112,11 +108,6 @@ enum Stage {
 static const char *const stage_names[NB_STATS] = {
     "conversion", "motion estimation", "transform+reconstruction", "entropy coding",
     "download", "upload",
-};
-
-enum Entropy {
-    ENTROPY_GPU,            ///< c63_ec_* kernels, only the packet comes back
-    ENTROPY_CPU,            ///< coefficients back, the CPU writer codes them
 };
 
 /* The entropy coder's kernels, in launch order. */
@@ -155,9 +146,7 @@ typedef struct C63CudaSlot {
     CUevent   ev_in;        ///< the input is on the device
     CUevent   ev_up[2];     ///< around the upload (statistics)
     int       uploaded;     ///< the input went through ev_up
-    int16_t  *coef_host;    ///< pinned coefficients of the 3 planes (-entropy cpu)
-    C63MV    *mv_host;      ///< pinned vectors of the 3 planes (-entropy cpu)
-    CUdeviceptr d_pkt;      ///< the coded packet on the device (-entropy gpu)
+    CUdeviceptr d_pkt;      ///< the coded packet on the device
     C63ECInfo *info_host;   ///< pinned: the packet's size
     uint8_t  *pkt_host;     ///< pinned: the packet, grown as needed
     size_t    pkt_host_size;
@@ -171,7 +160,6 @@ typedef struct C63CudaEncContext {
     const AVClass *class;
     int   qp;
     int   depth;
-    int   entropy;
     int   stats_gpu;
     char *device;
 
@@ -190,7 +178,6 @@ typedef struct C63CudaEncContext {
     tcuEventElapsedTime *event_elapsed;
 
     C63Geometry geo;
-    C63Writer   writer;
     int         range[3];
     uint8_t     q[3][64];
 
@@ -335,13 +322,11 @@ static int fetch_packet(AVCodecContext *avctx, C63CudaSlot *sl)
     return 0;
 }
 
-/* Wait for the slot's GPU work and fetch or entropy-code its packet into
- * sl->pkt. */
+/* Wait for the slot's GPU work and fetch its packet into sl->pkt. */
 static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
 {
     C63CudaEncContext *s = avctx->priv_data;
     CudaFunctions *cu = s->cu;
-    C63CodedFrame f = { .keyframe = 0 };
     CUcontext dummy;
     int ret;
 
@@ -361,22 +346,13 @@ static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
         }
         s->nb_frames++;
     }
-    if (ret >= 0 && s->entropy == ENTROPY_GPU)
+    if (ret >= 0)
         ret = fetch_packet(avctx, sl);
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     av_frame_unref(sl->frame);
     if (ret < 0)
         return ret;
 
-    if (s->entropy == ENTROPY_CPU) {
-        for (int p = 0; p < 3; p++) {
-            f.coef[p] = sl->coef_host + s->plane_off[p];
-            f.mv[p]   = sl->mv_host + s->plane_off[p] / 64;
-        }
-        f.keyframe = sl->keyframe;
-        if ((ret = ff_c63_write_frame(avctx, &s->writer, sl->pkt, &s->geo, s->q, &f)) < 0)
-            return ret;
-    }
     sl->pkt->pts      = sl->pts;
     sl->pkt->dts      = sl->pts;
     sl->pkt->duration = sl->duration;
@@ -461,8 +437,8 @@ static int take_packet(AVCodecContext *avctx, AVPacket *pkt, int wait)
 }
 
 /*
- * The GPU coder's device buffers (one allocation, laid out as
- * c63ec_code_frame_cpu() takes them), its tables and header template, its
+ * The GPU coder's device buffers (one allocation, laid out by
+ * c63ec_init_params()), its tables and header template, its
  * grids and the packer's copy stream. The packet buffers, one a slot, are
  * c63ec_max_packet() bytes: the format's worst case.
  */
@@ -572,7 +548,7 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me[p], s->module, name))) < 0)
             goto fail;
     }
-    for (int i = 0; i < NB_EC && s->entropy == ENTROPY_GPU; i++)
+    for (int i = 0; i < NB_EC; i++)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_ec[i], s->module, ec_names[i]))) < 0)
             goto fail;
 
@@ -583,7 +559,7 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mv,       mv_bytes)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0)
         goto fail;
-    if (s->entropy == ENTROPY_GPU && (ret = init_entropy(avctx)) < 0)
+    if ((ret = init_entropy(avctx)) < 0)
         goto fail;
     s->enc_grid  = c63_enc_layout(&s->encp, g->w, g->h);
     s->encp.coef = s->d_coef;
@@ -608,19 +584,14 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
             if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_up[e],
                                     s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
                 goto fail;
-        if (s->entropy == ENTROPY_CPU &&
-            ((ret = alloc_host(avctx, s, (void **)&sl->coef_host, coef_bytes)) < 0 ||
-             (ret = alloc_host(avctx, s, (void **)&sl->mv_host,   mv_bytes))   < 0))
-            goto fail;
-        if (s->entropy == ENTROPY_GPU &&
-            ((ret = alloc_host(avctx, s, (void **)&sl->info_host, sizeof(*sl->info_host))) < 0 ||
-             (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_pkt, s->max_pkt))) < 0))
+        if ((ret = alloc_host(avctx, s, (void **)&sl->info_host, sizeof(*sl->info_host))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_pkt, s->max_pkt))) < 0)
             goto fail;
         for (int e = 0; e <= NB_STAGES; e++)
             if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev[e],
                                     s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
                 goto fail;
-        for (int e = 0; e < 2 && s->entropy == ENTROPY_GPU; e++)
+        for (int e = 0; e < 2; e++)
             if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_copy[e],
                                     s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
                 goto fail;
@@ -841,7 +812,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)
         goto end;
 
-    if (s->entropy == ENTROPY_GPU) {
+    {
         C63ECParams ecp = s->ecp;
         void *args[] = { &ecp };
         ecp.pkt      = sl->d_pkt;
@@ -854,20 +825,10 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[4], s->stream))) < 0)
         goto end;
 
-    if (s->entropy == ENTROPY_GPU) {
-        /* Only the size: the packer copies the payload. */
-        if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->info_host, s->ecp.info,
-                                                  sizeof(*sl->info_host), s->stream))) < 0)
-            goto end;
-    } else {
-        if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->coef_host, s->d_coef,
-                                                  s->total * sizeof(int16_t), s->stream))) < 0)
-            goto end;
-        if (!key &&
-            (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->mv_host, s->d_mv,
-                                                  s->total / 64 * sizeof(C63MV), s->stream))) < 0)
-            goto end;
-    }
+    /* Only the size: the packer copies the payload. */
+    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->info_host, s->ecp.info,
+                                              sizeof(*sl->info_host), s->stream))) < 0)
+        goto end;
     ret = CHECK_CU(cu->cuEventRecord(sl->ev[NB_STAGES], s->stream));
 
 end:
@@ -972,8 +933,6 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
             for (int e = 0; e < 2; e++)
                 if (sl->ev_up[e])
                     cu->cuEventDestroy(sl->ev_up[e]);
-            free_host(s, (void **)&sl->coef_host);
-            free_host(s, (void **)&sl->mv_host);
             free_host(s, (void **)&sl->info_host);
             free_host(s, (void **)&sl->pkt_host);
             if (sl->d_pkt)
@@ -1015,7 +974,6 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
     av_buffer_unref(&s->hwdevice);
     s->hwctx = NULL;
     s->cu    = NULL;
-    ff_c63_writer_free(&s->writer);
     return 0;
 }
 
@@ -1025,12 +983,6 @@ static const AVOption options[] = {
     C63_ENCODER_OPTIONS(C63CudaEncContext)
     { "depth", "Frames in flight: GPU work and packet output overlap (1 = synchronous)", OFFSET(depth),
       AV_OPT_TYPE_INT, { .i64 = 2 }, 1, MAX_DEPTH, VE },
-    { "entropy", "Where the entropy coding runs (the output is the same)", OFFSET(entropy),
-      AV_OPT_TYPE_INT, { .i64 = ENTROPY_GPU }, ENTROPY_GPU, ENTROPY_CPU, VE, .unit = "entropy" },
-    { "gpu", "on the GPU: only the packet is copied back", 0, AV_OPT_TYPE_CONST,
-      { .i64 = ENTROPY_GPU }, 0, 0, VE, .unit = "entropy" },
-    { "cpu", "on the CPU, from the coefficients copied back (for comparison)", 0, AV_OPT_TYPE_CONST,
-      { .i64 = ENTROPY_CPU }, 0, 0, VE, .unit = "entropy" },
     { "stats_gpu", "Log GPU time per stage at the end", OFFSET(stats_gpu),
       AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
     { "gpu", "CUDA device to use when none is given (index)", OFFSET(device),
@@ -1060,8 +1012,7 @@ const FFCodec ff_c63_cuda_encoder = {
     CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec), CUDA"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_HARDWARE |
-                      AV_CODEC_CAP_SLICE_THREADS,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_HARDWARE,
     .priv_data_size = sizeof(C63CudaEncContext),
     .init           = c63_cuda_encode_init,
     FF_CODEC_RECEIVE_PACKET_CB(c63_cuda_receive_packet),

@@ -1,5 +1,5 @@
 /*
- * Codec63 frame writer (shared by the c63 and c63_cuda encoders)
+ * Codec63 frame writer of the c63 encoder, and the checks shared with c63_cuda
  *
  * This file is part of FFmpeg.
  *
@@ -32,7 +32,6 @@
 
 #include "c63.h"
 #include "c63enc.h"
-#include "libavcodec/cuda_kernels/c63_ec.h"
 
 /* Worst case of one block in bits: use_mv, reuse, two vectors, DC and 63
  * AC codes of at most 16 + 10 bits. */
@@ -286,34 +285,6 @@ int ff_c63_write_end(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
     return 0;
 }
 
-typedef struct WriteJob {
-    C63Writer           *w;
-    const C63Geometry   *g;
-    const C63CodedFrame *f;
-} WriteJob;
-
-/* Thread job of ff_c63_write_frame(): code MCU row v. */
-static int code_row(AVCodecContext *avctx, void *arg, int v, int thread)
-{
-    const WriteJob *j = arg;
-
-    ff_c63_write_row(j->w, j->g, j->f, v);
-    return 0;
-}
-
-int ff_c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket *pkt,
-                       const C63Geometry *g, const uint8_t q[3][64],
-                       const C63CodedFrame *f)
-{
-    WriteJob j = { .w = w, .g = g, .f = f };
-    int ret;
-
-    if ((ret = ff_c63_write_begin(w, g)) < 0)
-        return ret;
-    avctx->execute2(avctx, code_row, &j, NULL, g->mb_h);
-    return ff_c63_write_end(avctx, w, pkt, g, q, f);
-}
-
 void ff_c63_writer_free(C63Writer *w)
 {
     av_freep(&w->rows);
@@ -327,51 +298,4 @@ void ff_c63_writer_free(C63Writer *w)
     }
     w->rows_size = w->bits_size = w->out_size = 0;
     w->nb_rows   = 0;
-}
-
-int ff_c63_write_frame_twin(AVCodecContext *avctx, C63TwinWriter *w, AVPacket *pkt,
-                            const C63Geometry *g, const uint8_t q[3][64],
-                            const C63CodedFrame *f)
-{
-    const int nblocks = 6 * g->mb_w * g->mb_h;
-    C63ECParams p = { 0 };
-    uint64_t work = c63ec_init_params(&p, g->mb_w, g->mb_h, 0);
-    const uint64_t total = work + c63ec_max_packet(nblocks) + 256;
-    const C63ECInfo *info;
-    uintptr_t base;
-    int ret;
-
-    av_assert0(sizeof(C63ECTables) == sizeof(C63HuffCodes) && sizeof(C63ECMV) == sizeof(C63MV));
-    for (int i = 1; i < 3; i++)
-        if (f->coef[i] != f->coef[0] + 64 * p.boff[i] ||
-            (!f->keyframe && f->mv[i] != f->mv[0] + p.boff[i]))
-            return AVERROR_BUG;
-    if (total > INT_MAX)
-        return AVERROR(EINVAL);
-    av_fast_malloc(&w->mem, &w->mem_size, total);
-    if (!w->mem)
-        return AVERROR(ENOMEM);
-    base = FFALIGN((uintptr_t)w->mem, 256);
-    c63ec_init_params(&p, g->mb_w, g->mb_h, base);
-    memcpy((void *)(uintptr_t)p.tables, &ff_c63_huff, sizeof(ff_c63_huff));
-    ff_c63_write_header((uint8_t *)(uintptr_t)p.hdr, g->width, g->height, 0, q);
-    p.coef     = (uintptr_t)f->coef[0];
-    p.mv       = (uintptr_t)f->mv[0];
-    p.pkt      = base + work;
-    p.keyframe = f->keyframe;
-    c63ec_code_frame_cpu(&p);
-
-    info = (const C63ECInfo *)(uintptr_t)p.info;
-    if ((ret = ff_get_encode_buffer(avctx, pkt, info->size, 0)) < 0)
-        return ret;
-    memcpy(pkt->data, (const void *)(uintptr_t)p.pkt, info->size);
-    if (f->keyframe)
-        pkt->flags |= AV_PKT_FLAG_KEY;
-    return 0;
-}
-
-void ff_c63_twin_writer_free(C63TwinWriter *w)
-{
-    av_freep(&w->mem);
-    w->mem_size = 0;
 }

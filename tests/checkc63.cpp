@@ -1,5 +1,6 @@
-// checkc63: each optimised Codec63 CPU routine against its reference on
-// random and extreme input, in the manner of FFmpeg's checkasm.
+// checkc63: each optimised Codec63 CPU routine against its reference (the
+// transcriptions of tests/c63ref.h) on random and extreme input, in the
+// manner of FFmpeg's checkasm.
 //
 //   checkc63 [--bench] [--seed N]
 //
@@ -31,6 +32,8 @@ extern "C" {
 extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/c63_ec_frames.h"
+#include "tests/c63/c63ref.h"
+#include "tests/c63/c63twin.h"
 
 static int passed, failed;
 static bool bench;
@@ -168,7 +171,7 @@ static void check_fdct_quant()
                            : iter < 16 ? (i == iter - 8 ? 255 : 0)
                            : iter < 17 ? 0 : res[i];
             }
-            ff_c63_fdct_quant_ref(a, res, q[iter % 3]);
+            c63_fdct_quant_ref(a, res, q[iter % 3]);
             for (const Version *v : vers) {
                 v->dsp.fdct_quant(b, res, q[iter % 3]);
                 ok = ok && same_block(a, b, v->name, qp, "coefficient", detail);
@@ -223,7 +226,7 @@ static void check_dequant_idct_add()
                 std::uniform_int_distribution<int> d(-255, 255);
                 for (auto &v : res)
                     v = d(rng);
-                ff_c63_fdct_quant_ref(coef, res, q[iter % 3]);
+                c63_fdct_quant_ref(coef, res, q[iter % 3]);
             } else {
                 std::uniform_int_distribution<int> d(-300, 300), k(0, 63);
                 int n = iter % 4 == 1 ? 0 : 1 + iter % 5;
@@ -250,7 +253,7 @@ static void check_dequant_idct_add()
             const uint8_t *p = mode == 4 ? nullptr : pred.data() + stride + iter % 7;
             const int off = stride + iter % 5;
             std::fill(da.begin(), da.end(), 7);
-            ff_c63_dequant_idct_ref(a, coef, q[iter % 3]);
+            c63_dequant_idct_ref(a, coef, q[iter % 3]);
             for (int y = 0; y < 8; y++)
                 for (int x = 0; x < 8; x++)
                     da[off + y * stride + x] = av_clip_uint8((p ? p[y * stride + x] : 0) + a[8 * y + x]);
@@ -352,7 +355,7 @@ static void check_me_search()
     // block sums and a seed (a candidate of the window, or none)
     auto compare = [&](const char *what, int nx, int ny, std::string &detail) {
         ff_c63_block_sums(nullptr, sums.data(), ref.data(), stride, rows, 0, rows);
-        uint32_t a = ff_c63_me_search_c(blk.data(), ref.data(), stride, nx, ny, nullptr, -1);
+        uint32_t a = c63_me_search_ref(blk.data(), ref.data(), stride, nx, ny, nullptr, -1);
         int seed = pos(rng) & 1 ? (pos(rng) % ny) << 7 | pos(rng) % nx : -1;
         for (const Version *v : vers) {
             uint32_t b = v->dsp.me_search(blk.data(), ref.data(), stride, nx, ny, sums.data(), seed);
@@ -525,9 +528,10 @@ static void check_encoder_open()
 }
 
 // The GPU entropy coder's stages (kernels/c63_ec.h), run serially by
-// ff_c63_write_frame_twin(), against the CPU writer ff_c63_write_frame():
-// the same packet, byte for byte, on synthetic frames (c63_ec_frames.h),
-// keyframes and inter frames, quality 1, 25 and 50 tables.
+// c63_twin_write_frame() (c63twin.h), against the CPU writer
+// (c63_write_frame()): the same packet, byte for byte, on synthetic
+// frames (c63_ec_frames.h), keyframes and inter frames, quality 1, 25 and
+// 50 tables.
 static void check_entropy_twin()
 {
     struct Case { int w, h; CoefKind kind; };
@@ -561,8 +565,8 @@ static void check_entropy_twin()
             uint8_t q[3][64];
             ff_c63_quant_tables(q, qps[(n + frame) % 3]);
             synth_frame(sf, c.w, c.h, c.kind, frame, rng);
-            if (ff_c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
-                ff_c63_write_frame_twin(avctx, &tw, b, &sf.g, q, &sf.f) < 0) {
+            if (c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
+                c63_twin_write_frame(&tw, b, &sf.g, q, &sf.f) < 0) {
                 ok = false;
                 detail = "coding failed";
             } else if (a->size != b->size || memcmp(a->data, b->data, a->size)) {
@@ -578,7 +582,7 @@ static void check_entropy_twin()
             av_packet_unref(b);
         }
         ff_c63_writer_free(&w);
-        ff_c63_twin_writer_free(&tw);
+        c63_twin_writer_free(&tw);
         avcodec_free_context(&avctx);
         std::string name = "entropy twin " + std::to_string(c.w) + "x" + std::to_string(c.h) +
                            " " + coef_kind_names[c.kind];
@@ -598,15 +602,15 @@ static void run_bench(const MECmpContext &mecc)
     for (auto &v : res)
         v = d(rng);
     for (int i = 0; i < 1024; i++)
-        ff_c63_fdct_quant_ref(&coef[64 * i], &res[64 * i], q[0]);
+        c63_fdct_quant_ref(&coef[64 * i], &res[64 * i], q[0]);
     const int n = 100000;
     bench_line("fdct_quant", "ref", [&](int i) {
-        ff_c63_fdct_quant_ref(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
+        c63_fdct_quant_ref(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
     for (const Version *v : distinct(&C63DSPContext::fdct_quant))
         bench_line("fdct_quant", v->name, [&](int i) {
             v->dsp.fdct_quant(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
     bench_line("dequant_idct", "ref", [&](int i) {
-        ff_c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
+        c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
     std::vector<uint8_t> pix(64 * 1024 + 64);
     std::uniform_int_distribution<int> p(0, 255);
     for (auto &v : pix)
@@ -624,7 +628,7 @@ static void run_bench(const MECmpContext &mecc)
         for (int i = 0; i < 1024; i++) {
             for (int k = 0; k < 64; k++)
                 sres[64 * i + k] = 4 * ((k >> 3) + (k & 7)) + e(rng);
-            ff_c63_fdct_quant_ref(&scoef[64 * i], &sres[64 * i], q[0]);
+            c63_fdct_quant_ref(&scoef[64 * i], &sres[64 * i], q[0]);
             bound[i] = idct_bound(&scoef[64 * i]);
         }
         for (const Version *v : distinct(&C63DSPContext::dequant_idct_add))

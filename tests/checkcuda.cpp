@@ -25,11 +25,12 @@
  * libavfilter/cuda_kernels/mestimate_cuda.cu (against mestimate's own
  * ff_me_search_*: every per-block method, block sizes, search parameters,
  * frame sizes that are not multiples of the block) on random and
- * edge-case inputs and compares the result with the C code that the CPU
- * encoder uses (ff_c63_motion_search, ff_c63_fdct_quant_ref,
- * ff_c63_dequant_idct_ref, the DSP's add_pred/sub_pred; for the entropy
- * coder's kernels c63_ec_*, their C twin in kernels/c63_ec.h, itself
- * compared with the CPU writer ff_c63_write_frame). The first
+ * edge-case inputs and compares the result with C code: the CPU
+ * encoder's (ff_c63_motion_search, the DSP's add_pred/sub_pred), the
+ * transcriptions of the reference transform in tests/c63ref.h (which
+ * checkc63 checks the encoder's against); for the entropy
+ * coder's kernels c63_ec_*, their C twin in tests/c63twin.h, itself
+ * compared with the CPU writer, c63_write_frame()). The first
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
  * FFmpeg was configured with PTX compression), or the file given by --ptx.
@@ -40,8 +41,10 @@
  * --bench also times the kernels with CUDA events (drawtext_cuda's on the
  * operation lists of the benchmark's two texts) and compares the motion
  * search's rate of byte absolute differences with the peak rate that a
- * tight __vsadu4 loop reaches on the same GPU. With --no-tests it runs
- * only the benchmark (to compare kernel variants given by --ptx).
+ * tight __vsadu4 loop reaches on the same GPU (c63_peak_sad, of the PTX
+ * of tests/checkcuda_bench.cu that this program embeds; not in the
+ * libraries). With --no-tests it runs only the benchmark (to compare
+ * kernel variants given by --ptx).
  *
  * Without libcuda or a device it prints "checkcuda: SKIPPED: no CUDA
  * device" and exits 0.
@@ -77,6 +80,8 @@ extern const unsigned char ff_drawtext_cuda_ptx_data[];
 extern const unsigned int ff_drawtext_cuda_ptx_len;
 extern const unsigned char ff_mestimate_cuda_ptx_data[];
 extern const unsigned int ff_mestimate_cuda_ptx_len;
+extern const unsigned char ff_checkcuda_bench_ptx_data[];
+extern const unsigned int ff_checkcuda_bench_ptx_len;
 }
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
 #include "libavfilter/cuda_kernels/me_search.h"
@@ -85,6 +90,8 @@ extern const unsigned int ff_mestimate_cuda_ptx_len;
 #include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
 #include "tests/c63/c63_ec_frames.h"
+#include "tests/c63/c63ref.h"
+#include "tests/c63/c63twin.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -95,7 +102,7 @@ typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 static tcuMemAllocHost *mem_alloc_host;
 static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
-static CUmodule module, me_module;
+static CUmodule module, me_module, bench_module;
 static CUfunction f_convert, f_encode, f_peak, f_drawtext, f_drawtext_inline;
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
@@ -429,7 +436,7 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
  * One launch for three planes, as the encoder runs it: w x h luma and two
  * chroma planes of half the size (rounded up to whole blocks), each with
  * its own content, vectors and quantisation table, against the CPU's
- * sub_pred, ff_c63_fdct_quant_ref, ff_c63_dequant_idct_ref and add_pred.
+ * sub_pred, c63_fdct_quant_ref, c63_dequant_idct_ref and add_pred.
  */
 static void test_encode_case(int w, int h, int qp, int key, Content content)
 {
@@ -489,8 +496,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
                 const uint8_t *pred = key ? NULL : ref.data() + at +
                                                    (ptrdiff_t)mv[b].y * pwp + mv[b].x;
                 dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
-                ff_c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
-                ff_c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
+                c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
+                c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
                 dsp.add_pred(rec_cpu.data() + at, pwp, pred, pwp, res);
             }
     }
@@ -565,8 +572,8 @@ static void test_encode(void)
 
 /*
  * The GPU entropy coder, kernel by kernel, against its C twin
- * c63ec_code_frame_cpu() (kernels/c63_ec.h), and the twin's packet against
- * the CPU writer ff_c63_write_frame(): synthetic frames (random, all-zero,
+ * c63ec_code_frame_cpu() (tests/c63twin.h), and the twin's packet against
+ * the CPU writer c63_write_frame(): synthetic frames (random, all-zero,
  * maximum magnitudes, ZRL chains, 0xFF-heavy, DC only), keyframes and
  * inter frames, 1x1 to 3840x2160. After each stage its output is compared
  * with the twin's: block lengths and bits, bit offsets and the frame's bit
@@ -679,7 +686,7 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     AVCodecContext *avctx = open_c63(w, h);
     AVPacket *pkt = av_packet_alloc();
     C63Writer cw = {};
-    if (!avctx || !pkt || ff_c63_write_frame(avctx, &cw, pkt, &g, q, &sf.f) < 0)
+    if (!avctx || !pkt || c63_write_frame(avctx, &cw, pkt, &g, q, &sf.f) < 0)
         detail = "the CPU writer failed";
     else if ((uint64_t)pkt->size != hinfo.size || memcmp(pkt->data, hpkt, pkt->size))
         detail = "the twin's packet is not the CPU writer's (sizes " +
@@ -1526,7 +1533,6 @@ int main(int argc, char **argv)
         CK(cu->cuModuleGetFunction(&f_me[i], module, name));
     }
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
-    CK(cu->cuModuleGetFunction(&f_peak,    module, "c63_peak_sad"));
     for (int k = 0; k < NB_EC; k++)
         CK(cu->cuModuleGetFunction(&f_ec[k], module, ec_names[k]));
     CUmodule dt_module;
@@ -1544,6 +1550,9 @@ int main(int argc, char **argv)
         snprintf(name, sizeof(name), "mestimate_bm%d", 8 << i);
         CK(cu->cuModuleGetFunction(&f_mest_bm[i], me_module, name));
     }
+    std::string bench_ptx = inflate_ptx(ff_checkcuda_bench_ptx_data, ff_checkcuda_bench_ptx_len);
+    CK(cu->cuModuleLoadData(&bench_module, bench_ptx.c_str()));
+    CK(cu->cuModuleGetFunction(&f_peak, bench_module, "c63_peak_sad"));
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);
@@ -1565,6 +1574,7 @@ int main(int argc, char **argv)
     cu->cuModuleUnload(module);
     cu->cuModuleUnload(dt_module);
     cu->cuModuleUnload(me_module);
+    cu->cuModuleUnload(bench_module);
     cu->cuCtxDestroy(ctx);
     cuda_free_functions(&cu);
     return failed ? 1 : 0;

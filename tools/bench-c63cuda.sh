@@ -102,7 +102,6 @@ for d in 1 2 4; do
     run "c63_cuda depth $d, rawvideo -> .c63"         gpu$d.c63 -c:v c63_cuda -depth $d
     run "c63_cuda depth $d, rawvideo -> null"         null      -c:v c63_cuda -depth $d
 done
-run "c63_cuda depth 2, -entropy cpu -> null"          null      -c:v c63_cuda -entropy cpu
 run "c63_cuda, CUDA frames (hwupload_cuda) -> .c63"   gpuhw.c63 \
     -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
 run "c63_cuda, CUDA frames (hwupload_cuda) -> null"   null \
