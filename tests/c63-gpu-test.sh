@@ -16,8 +16,9 @@
 #                          the same for a stored vector
 #   oom c63_cuda|cudadiff CUDAHOG
 #                          real out-of-device-memory: tests/cudahog takes
-#                          all but L MiB of the device's memory, for L from
-#                          0 to 3072 in steps of 128, and ffmpeg runs
+#                          all but L MiB of the device's memory, for L of 0,
+#                          1024, 2048 and 3072, then halving the step near
+#                          where memory ran out, and ffmpeg runs
 #                          c63_cuda (3840x2160, -depth 4, c63's output as
 #                          the good one) or cudadiff under it. Each run must
 #                          end by itself, not by a signal, and either fail
@@ -101,10 +102,13 @@ oom)
         ours='cudadiff\|hwupload\|CUDA' ;;
     *) echo "unknown oom case $what"; exit 1 ;;
     esac
-    ok=0 refused=0 ours_refused=0 leave=0
-    while [ $leave -le 3072 ]; do
+    ok=0 refused=0 ours_refused=0
+    # oom_run L: one run with all but L MiB taken; sets last=ok or refused,
+    # or fails the test
+    oom_run() {
+        leave=$1
         rm -f "$TMP/out"
-        timeout 120 "$hog" $leave "$FFMPEG" -nostdin -hide_banner -v error -xerror -bitexact \
+        timeout 60 "$hog" $leave "$FFMPEG" -nostdin -hide_banner -v error -xerror -bitexact \
             "$@" "$TMP/out" > "$TMP/log" 2>&1
         status=$?
         msg=$(grep -v '^cudahog:' "$TMP/log" | head -n 1)
@@ -112,24 +116,38 @@ oom)
         if [ $status -eq 125 ]; then
             echo "cudahog could not take the device's memory:"; cat "$TMP/log"; exit 1
         elif [ $status -eq 124 ]; then
-            echo "$leave MiB left: ffmpeg did not end within 120 s"; exit 1
+            echo "$leave MiB left: ffmpeg did not end within 60 s"; exit 1
         elif [ $status -ge 128 ] && [ $status -le 159 ]; then
             # (ffmpeg's own error statuses, such as 187, are not signals)
             echo "$leave MiB left: ffmpeg was killed by signal $((status - 128))"; exit 1
         elif [ $status -eq 0 ]; then
             cmp -s "$TMP/out" "$TMP/good" ||
                 { echo "$leave MiB left: exit 0, but the output is not the good one"; exit 1; }
-            ok=$((ok + 1))
+            ok=$((ok + 1)) last=ok
         else
             [ -n "$msg" ] || { echo "$leave MiB left: exit $status without a message"; exit 1; }
             if [ -s "$TMP/out" ] && ! cmp -s -n "$(wc -c < "$TMP/out")" "$TMP/out" "$TMP/good"; then
                 echo "$leave MiB left: failed, and the output is not a prefix of the good one"; exit 1
             fi
-            refused=$((refused + 1))
+            refused=$((refused + 1)) last=refused
             grep -q "$ours" "$TMP/log" && ours_refused=$((ours_refused + 1))
         fi
-        leave=$((leave + 128))
+    }
+    # 0 to 3072 MiB left in steps of 1024, then halving the step between
+    # the last run that ran out and the first that did not, down to 64 MiB:
+    # the runs near the limit are where allocations fail at different places
+    lo=-1 hi=-1
+    for l in 0 1024 2048 3072; do
+        oom_run $l "$@"
+        if [ $last = refused ]; then lo=$l; elif [ $hi -lt 0 ]; then hi=$l; fi
     done
+    if [ $lo -ge 0 ] && [ $hi -gt $lo ]; then
+        while [ $((hi - lo)) -gt 64 ]; do
+            mid=$(((lo + hi) / 2))
+            oom_run $mid "$@"
+            if [ $last = refused ]; then lo=$mid; else hi=$mid; fi
+        done
+    fi
     [ $refused -gt 0 ] || { echo "no run ran out of memory: the sweep did not reach the limit"; exit 1; }
     [ $ok -gt 0 ] || { echo "no run succeeded: the sweep did not reach enough memory"; exit 1; }
     [ $ours_refused -gt 0 ] || { echo "no run was refused with $what's own message"; exit 1; }
