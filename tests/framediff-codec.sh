@@ -48,6 +48,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+. "$(dirname "$0")/listen.sh"
 
 run_ffmpeg() {
     "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 "$@"
@@ -106,8 +107,6 @@ socket|nvdec-socket)
         twin="$pre,hwdownload,format=nv12,framediff=threshold=$thr:refresh=$g:mode=recon"
         send="$pre,cudadiff=threshold=$thr:refresh=$g" encopts=
     fi
-    [ -r /proc/net/tcp ] && [ -r /proc/net/udp ] ||
-        { echo "framediff-codec.sh: /proc/net is needed to pick a free port" >&2; exit 1; }
     run_ffmpeg "$@" -vf "$twin" -bitexact -f framemd5 "$tmp/tx.md5" || exit 1
     nb=$(hashes "$tmp/tx.md5" | wc -l)
     bsf= want=$nb
@@ -116,50 +115,24 @@ socket|nvdec-socket)
         bsf="noise=drop=between(n\\,$d0\\,$d1)"
         want=$((nb - (d1 - d0 + 1)))
     fi
-    # a port nothing listens on (hex, as /proc/net shows it); the receiver
-    # binds it first, and if another process took it meanwhile, the next one
-    in_use() {
-        h=$(printf ':%04X ' "$1")
-        grep -q "$h" /proc/net/tcp /proc/net/udp /proc/net/tcp6 /proc/net/udp6 2>/dev/null
-    }
-    listening() {
-        h=$(printf '0100007F:%04X' "$1")
+    # the receiver, on a port nothing uses (tests/listen.sh)
+    start_rx() {
         if [ "$proto" = tcp ]; then
-            awk -v a="$h" '$2 == a && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp
-        else
-            awk -v a="$h" '$2 == a { f = 1 } END { exit !f }' /proc/net/udp
-        fi
-    }
-    port=$(( 20000 + ($$ * 37 + $(date +%s) % 1000 * 101) % 30000 ))
-    tries=0 ready=0
-    while [ $tries -lt 20 ] && [ $ready = 0 ]; do
-        tries=$((tries + 1))
-        port=$(( (port - 20000 + 7919) % 30000 + 20000 ))
-        in_use $port && continue
-        if [ "$proto" = tcp ]; then
-            url="tcp://127.0.0.1:$port"
+            url="tcp://127.0.0.1:$1"
             rx_in="$url?listen=1&listen_timeout=20000"
             tx_out="$url"
         else
-            url="udp://127.0.0.1:$port"
+            url="udp://127.0.0.1:$1"
             rx_in="$url?localaddr=127.0.0.1&pkt_size=1316&fifo_size=100000&overrun_nonfatal=1&timeout=10000000"
             tx_out="$url?pkt_size=1316"
         fi
         timeout 60 "$ffmpeg" -nostdin -nostats -hide_banner -v info -threads 1 \
             -f nut -i "$rx_in" -frames:v "$want" -fps_mode passthrough \
             -bitexact -f framemd5 "$tmp/rx.md5" 2> "$tmp/rx.log" &
-        rx=$!
-        pids="$rx"
-        w=0
-        while [ $w -lt 100 ]; do
-            listening $port && { ready=1; break; }
-            kill -0 $rx 2>/dev/null || break
-            sleep 0.1
-            w=$((w + 1))
-        done
-        [ $ready = 1 ] || { kill $rx 2>/dev/null; wait $rx 2>/dev/null; }
-    done
-    [ $ready = 1 ] || { echo "no free port for the receiver"; cat "$tmp/rx.log"; exit 1; }
+        listener=$! rx=$! pids=$!
+    }
+    listen_start "$proto" 20 start_rx ||
+        { echo "$listen_error"; cat "$tmp/rx.log" 2>/dev/null; exit 1; }
     # a paced sender, so that no datagram is lost to a full socket buffer
     timeout 60 "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 \
         -readrate 4 "$@" -vf "$send" -c:v framediff $encopts \

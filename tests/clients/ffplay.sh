@@ -92,6 +92,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
+. "$(dirname "$0")/../listen.sh"
 
 ff() { timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel error "$@"; }
 
@@ -226,36 +227,16 @@ fi
 # 2. framediff over TCP: ffplay listens, as a receiver does, the sender
 # connects and pushes 25 frames in real time (-re). Expected: the same
 # stream written to a file and decoded by ffmpeg.
-listening() {   # a TCP socket listens on 127.0.0.1:PORT
-    awk -v a="$(printf '0100007F:%04X' "$1")" '$2 == a && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp
-}
-in_use() {
-    grep -q "$(printf ':%04X ' "$1")" /proc/net/tcp /proc/net/tcp6 2> /dev/null
-}
 if ! ff -i "$tmp/still.y4m" -c:v framediff -f nut "$tmp/still.nut" ||
    ! expect "$tmp/still.nut" framediff-expected; then
     bad "framediff: encoding or decoding the stream"
-elif ! [ -r /proc/net/tcp ]; then
-    bad "framediff: /proc/net/tcp is needed to pick a free port"
 else
-    port=$(( 20000 + ($$ * 37 + $(date +%s) % 1000 * 101) % 30000 ))
-    tries=0 ready=0
-    while [ $tries -lt 10 ] && [ $ready = 0 ]; do
-        tries=$((tries + 1))
-        port=$(( (port - 20000 + 7919) % 30000 + 20000 ))
-        in_use $port && continue
-        play framediff -f nut "tcp://127.0.0.1:$port?listen=1"
-        w=0
-        while [ $w -lt 100 ]; do
-            listening $port && { ready=1; break; }
-            kill -0 $player 2> /dev/null || break
-            sleep 0.1
-            w=$((w + 1))
-        done
-        [ $ready = 1 ] || stop "$player"
-    done
-    if [ $ready = 0 ]; then
-        bad "framediff: ffplay does not listen on a port: $(tail -n 3 "$tmp/framediff.log" | tr '\n' ' ')"
+    start_player() {
+        play framediff -f nut "tcp://127.0.0.1:$1?listen=1"
+        listener=$player
+    }
+    if ! listen_start tcp 10 start_player; then
+        bad "framediff: ffplay does not listen on a port ($listen_error): $(tail -n 3 "$tmp/framediff.log" | tr '\n' ' ')"
     elif ! timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel error \
             -re -i "$tmp/still.y4m" -c:v framediff -f nut "tcp://127.0.0.1:$port" 2> "$tmp/sender.log"; then
         bad "framediff: the sender failed: $(tail -n 3 "$tmp/sender.log" | tr '\n' ' ')"

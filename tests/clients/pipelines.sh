@@ -40,6 +40,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 export LC_ALL=C
+. "$(dirname "$0")/../listen.sh"
 
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); echo "PASS: $1"; }
@@ -279,47 +280,28 @@ else
 fi
 
 # the same as a stream: NUT over TCP, both ends on 127.0.0.1, each bounded
-# by a timeout; the port is one nothing uses, checked in /proc/net
-if [ -r /proc/net/tcp ]; then
-    in_use() { grep -q "$(printf ':%04X ' "$1")" /proc/net/tcp /proc/net/udp /proc/net/tcp6 /proc/net/udp6 2>/dev/null; }
-    listening() { awk -v a="$(printf '0100007F:%04X' "$1")" '$2 == a && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp; }
-    port=$(( 20000 + ($$ * 37 + $(date +%s) % 1000 * 101) % 30000 ))
-    tries=0 ready=0
-    while [ $tries -lt 20 ] && [ $ready = 0 ]; do
-        tries=$((tries + 1))
-        port=$(( (port - 20000 + 7919) % 30000 + 20000 ))
-        in_use $port && continue
-        timeout 30 "$FF" -nostdin -nostats -hide_banner -v error -y \
-            -f nut -i "tcp://127.0.0.1:$port?listen=1&listen_timeout=10000" \
-            -map 0 -c copy -f nut "$TMP/e-rx.nut" 2> "$TMP/rx.log" &
-        rx=$!
-        pids=$rx
-        w=0
-        while [ $w -lt 100 ]; do
-            listening $port && { ready=1; break; }
-            kill -0 $rx 2>/dev/null || break
-            sleep 0.1
-            w=$((w + 1))
-        done
-        [ $ready = 1 ] || { kill $rx 2>/dev/null; wait $rx 2>/dev/null; pids=; }
-    done
-    if [ $ready = 1 ]; then
-        ff -i "$P" -c:v framediff -threshold $T -g $G -c:a flac -sample_fmt s16 -f nut "tcp://127.0.0.1:$port"
-        txrc=$?
-        [ $txrc = 0 ] || kill "$rx" 2>/dev/null
-        wait "$rx"
-        rxrc=$?
-        pids=
-        if [ $txrc = 0 ] && [ $rxrc = 0 ]; then
-            echeck "framediff + FLAC in NUT over TCP (127.0.0.1:$port)" "$TMP/e-rx.nut"
-        else
-            bad "(e) NUT over TCP: sender $txrc, receiver $rxrc ($(err) $(tail -n 1 "$TMP/rx.log"))"
-        fi
+# by a timeout; the port is one nothing uses (tests/listen.sh)
+start_rx() {
+    timeout 30 "$FF" -nostdin -nostats -hide_banner -v error -y \
+        -f nut -i "tcp://127.0.0.1:$1?listen=1&listen_timeout=10000" \
+        -map 0 -c copy -f nut "$TMP/e-rx.nut" 2> "$TMP/rx.log" &
+    listener=$! rx=$! pids=$!
+}
+if listen_start tcp 20 start_rx; then
+    ff -i "$P" -c:v framediff -threshold $T -g $G -c:a flac -sample_fmt s16 -f nut "tcp://127.0.0.1:$port"
+    txrc=$?
+    [ $txrc = 0 ] || kill "$rx" 2>/dev/null
+    wait "$rx"
+    rxrc=$?
+    pids=
+    if [ $txrc = 0 ] && [ $rxrc = 0 ]; then
+        echeck "framediff + FLAC in NUT over TCP (127.0.0.1:$port)" "$TMP/e-rx.nut"
     else
-        bad "(e) NUT over TCP: no free port for the receiver ($(tail -n 1 "$TMP/rx.log"))"
+        bad "(e) NUT over TCP: sender $txrc, receiver $rxrc ($(err) $(tail -n 1 "$TMP/rx.log"))"
     fi
 else
-    bad "(e) NUT over TCP: /proc/net/tcp is needed to pick a free port"
+    pids=
+    bad "(e) NUT over TCP: $listen_error ($(tail -n 1 "$TMP/rx.log" 2>/dev/null))"
 fi
 
 # ---------------------------------------------------------------------------
