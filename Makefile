@@ -311,7 +311,7 @@ checkcuda: obj
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
                   tests/c63ref.h tests/c63twin.h kernels/block_match.h kernels/c63_convert.h \
-                  kernels/c63_transform.h \
+                  kernels/c63_transform.h kernels/kernel_func.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
@@ -329,14 +329,15 @@ CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavuti
 checkdrawtext: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
 
-$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h $(CHECKDRAWTEXT_LIBS)
+$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
+                       $(CHECKDRAWTEXT_LIBS)
 	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
 # checkframediff: the framediff decoder against hostile packets, and the
 # lists' software code (the CUDA kernel's C twin) against a model of the
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
-CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h \
+CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
                        libavcodec_framediff/framediff.h libavcodec_framediff/framediff_list.h
 
 checkframediff: obj

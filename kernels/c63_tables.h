@@ -18,8 +18,8 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
-#ifndef AVCODEC_CUDA_KERNELS_C63_TABLES_H
-#define AVCODEC_CUDA_KERNELS_C63_TABLES_H
+#ifndef KERNELS_C63_TABLES_H
+#define KERNELS_C63_TABLES_H
 
 #include "cuda_compat.h"
 
@@ -48,4 +48,4 @@ __constant__ unsigned char c63_izigzag[64] = {
 /* C63_ISQRT2 of libavcodec/c63/c63.h */
 #define C63_ISQRT2_F 0.70710678118654f
 
-#endif /* AVCODEC_CUDA_KERNELS_C63_TABLES_H */
+#endif /* KERNELS_C63_TABLES_H */
