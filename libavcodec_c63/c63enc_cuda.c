@@ -479,6 +479,17 @@ static av_cold int init_entropy(AVCodecContext *avctx)
     return CHECK_CU(cu->cuStreamCreate(&s->copy_stream, CU_STREAM_NON_BLOCKING));
 }
 
+/* The formats the kernels read (CUDA frames: their sw_format): checked
+ * at init and for every frame, which may differ from the context. */
+static int check_format(AVCodecContext *avctx, enum AVPixelFormat fmt)
+{
+    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
+        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
 static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 {
     C63CudaEncContext *s = avctx->priv_data;
@@ -497,12 +508,8 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
             return AVERROR(EINVAL);
         }
         sw_format = ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->sw_format;
-        if (sw_format != AV_PIX_FMT_YUV420P && sw_format != AV_PIX_FMT_NV12 &&
-            sw_format != AV_PIX_FMT_YUVJ420P) {
-            av_log(avctx, AV_LOG_ERROR, "CUDA frames of %s are not supported: "
-                   "yuv420p or nv12 only\n", av_get_pix_fmt_name(sw_format));
-            return AVERROR(ENOSYS);
-        }
+        if ((ret = check_format(avctx, sw_format)) < 0)
+            return ret;
     }
 
     if ((ret = init_device(avctx)) < 0)
@@ -630,15 +637,6 @@ fail:
     }
     s->packer_started = 1;
 #endif
-    return 0;
-}
-
-static int check_format(AVCodecContext *avctx, enum AVPixelFormat fmt)
-{
-    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
-        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
-        return AVERROR(EINVAL);
-    }
     return 0;
 }
 
