@@ -22,19 +22,11 @@
 #define KERNELS_C63_TABLES_H
 
 #include "cuda_compat.h"
+#include "c63_dct.h"
 
-/* The same float literals as ff_c63_dct_lookup (libavcodec/c63/c63data.c):
+/* ff_c63_dct_lookup (libavcodec/c63/c63data.c), from the same literals:
  * T[i][j] at index 8 * i + j. */
-__constant__ float c63_dct[64] = {
-    1.0f,  0.980785f,  0.923880f,  0.831470f,  0.707107f,  0.555570f,  0.382683f,  0.195090f,
-    1.0f,  0.831470f,  0.382683f, -0.195090f, -0.707107f, -0.980785f, -0.923880f, -0.555570f,
-    1.0f,  0.555570f, -0.382683f, -0.980785f, -0.707107f,  0.195090f,  0.923880f,  0.831470f,
-    1.0f,  0.195090f, -0.923880f, -0.555570f,  0.707107f,  0.831470f, -0.382683f, -0.980785f,
-    1.0f, -0.195090f, -0.923880f,  0.555570f,  0.707107f, -0.831470f, -0.382683f,  0.980785f,
-    1.0f, -0.555570f, -0.382683f,  0.980785f, -0.707107f, -0.195090f,  0.923880f, -0.831470f,
-    1.0f, -0.831470f,  0.382683f,  0.195090f, -0.707107f,  0.980785f, -0.923880f,  0.555570f,
-    1.0f, -0.980785f,  0.923880f, -0.831470f,  0.707107f, -0.555570f,  0.382683f, -0.195090f,
-};
+__constant__ float c63_dct[64] = { C63_DCT_ELEMS };
 
 /* Zigzag position of each natural position: the inverse of
  * ff_zigzag_direct. */
