@@ -37,7 +37,7 @@
  * the vector stores, zero or not, so that the bitmap needs no clearing
  * (cudadiff_bitmap_store()); otherwise the bits are ORed into the cleared
  * bitmap with one or two atomic reductions (cudadiff_bitmap_bits() in
- * cudadiff.h, shared with the software twins). The values are compacted
+ * cudadiff.h, shared with the CPU twins). The values are compacted
  * by a device-wide exclusive scan of the per-vector counts: a block scan
  * inside the tile, then a
  * single-pass decoupled look-back across tiles (each tile publishes its

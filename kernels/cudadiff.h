@@ -19,7 +19,7 @@
 /**
  * @file
  * Shared by the cudadiff filter (host, C), its kernel (device, CUDA C++)
- * and the software twins (framediff, the framediff codec): the kernel
+ * and the CPU twins (framediff, the framediff codec): the kernel
  * parameters, in plain C types only so that both sides lay the structures
  * out identically, and the placement of the sent bits in the difference
  * list's bitmap (libavutil/framediff.h, version 2), written once for both.
@@ -129,7 +129,7 @@ KERNEL_INLINE int cudadiff_bitmap_store(const int *width, int nb_planes)
 
 #if !KERNEL_GPU
 /*
- * The software twin of the kernel's atomic OR: the bits of a run into a
+ * The CPU twin of the kernel's atomic OR: the bits of a run into a
  * bitmap in memory, byte by byte (so on any host), touching only bytes
  * that get a set bit.
  */

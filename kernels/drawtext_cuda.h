@@ -19,7 +19,7 @@
 /**
  * @file
  * Draw operations of drawtext_cuda, shared by the filter (host, C), its
- * kernel (device, CUDA C++) and the C twin in tests/checkcuda.cpp.
+ * kernel (device, CUDA C++) and the CPU twin in tests/checkcuda.cpp.
  *
  * The filter records drawtext's ff_blend_rectangle() and ff_blend_mask()
  * calls as a list of operations, each clipped exactly as drawutils clips
@@ -304,7 +304,7 @@ static inline int dtc_inline_params(DTCInlineParams *q, const DTCParams *p,
 }
 
 /**
- * The kernel's C twin: every sample of every channel (data are host
+ * The kernel's CPU twin: every sample of every channel (data are host
  * pointers here), the operations applied in order.
  */
 static inline void dtc_draw_cpu(const DTCChannel *ch, int nb_channels,

@@ -19,7 +19,7 @@
 /**
  * @file
  * Send only the bytes that changed by more than a threshold, keeping the
- * picture the receiver shows (software twin of cudadiff).
+ * picture the receiver shows (CPU twin of cudadiff).
  */
 
 #include <string.h>
