@@ -338,7 +338,7 @@ $(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kern
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
-                       libavcodec_framediff/framediff.h libavcodec_framediff/framediff_list.h
+                       libavcodec_framediff/framediff_stream.h libavcodec_framediff/difflist.h
 
 checkframediff: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkframediff

@@ -35,7 +35,7 @@
 #include "libavfilter/formats.h"
 #include "libavfilter/video.h"
 
-#include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cudadiff/diffcommon.h"
 #include "libavfilter/cuda_kernels/cudadiff.h"
 
 typedef struct FrameDiffContext {
