@@ -295,7 +295,7 @@ GPU_BUNDLE ?= gpu
 gpu-bundle: obj checkcuda
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
-# checkcuda: the CUDA kernels against their C twins (tests/checkcuda.cpp).
+# checkcuda: the CUDA kernels against their CPU twins (tests/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
@@ -310,8 +310,8 @@ checkcuda: obj
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
 $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
-                  tests/c63ref.h tests/c63twin.h kernels/block_match.h kernels/c63_convert.h \
-                  kernels/c63_transform.h \
+                  tests/c63ref.h tests/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
+                  kernels/c63_transform.h kernels/kernel_func.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
@@ -329,15 +329,16 @@ CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavuti
 checkdrawtext: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
 
-$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h $(CHECKDRAWTEXT_LIBS)
+$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
+                       $(CHECKDRAWTEXT_LIBS)
 	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
 # checkframediff: the framediff decoder against hostile packets, and the
-# lists' software code (the CUDA kernel's C twin) against a model of the
+# lists' software code (the CUDA kernel's CPU twin) against a model of the
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
-CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h \
-                       libavcodec_framediff/framediff.h libavcodec_framediff/framediff_list.h
+CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
+                       libavcodec_framediff/framediff_stream.h libavcodec_framediff/difflist.h
 
 checkframediff: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkframediff
@@ -371,7 +372,7 @@ $(1)/.configured: $$(BUILD)/.prepared $$(NVHEADERS_STAMP) $(1)/.configure-flags
 endef
 $(eval $(call SANITIZER_BUILD,$(ASAN),$(ASAN_FLAGS)))
 
-# the drawtext_cuda twin-kernel harness, as in build/obj but instrumented
+# the drawtext_cuda kernel-on-the-CPU harness, as in build/obj but instrumented
 $(ASAN)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h FORCE
 	+$(MAKE) -C $(ASAN) -j$(JOBS) libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
@@ -413,7 +414,7 @@ check-tsan: $(TSAN)/.configured
 # make check-valgrind: a representative subset (decode, encode, each
 # filter, each error path) under valgrind memcheck (tests/valgrind.sh).
 check-valgrind: obj checkframediff
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi tests/ectwin
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encapi tests/ecserial
 	@sh tests/valgrind.sh $(BUILD)
 
 # make fuzz: libFuzzer targets built with clang and

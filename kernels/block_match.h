@@ -63,6 +63,8 @@
 #ifndef KERNELS_BLOCK_MATCH_H
 #define KERNELS_BLOCK_MATCH_H
 
+#include "kernel_func.h"
+
 #define BM_STRIDE(bs, nx) ((((nx) + 3) & ~3) + (bs) + 4)
 #define BM_ROWS_N(bs, ny, nr) (((ny) + (nr) - 1) / (nr) * (nr) + (bs) - 1)
 #define BM_ROWS(bs, ny)   BM_ROWS_N(bs, ny, 4)
@@ -78,11 +80,11 @@
 #define BM_SMEM_WORDS(bs, stride, rows) \
     ((stride) / 4 * (rows) + ((bs) > 8 ? (bs) * (bs) / 4 : 0))
 
-#if defined(__CUDACC__) || defined(__CUDA__) || defined(BM_EMULATE)
+#if KERNEL_DEVICE_CODE
 
 /* 4 bytes as one little-endian word: one load where p is 4-byte aligned */
 template <bool ALIGNED>
-static __device__ __forceinline__ unsigned int bm_load4(const unsigned char *p)
+KERNEL_FORCEINLINE unsigned int bm_load4(const unsigned char *p)
 {
     if (ALIGNED)
         return *(const unsigned int *)p;
@@ -93,8 +95,8 @@ static __device__ __forceinline__ unsigned int bm_load4(const unsigned char *p)
  * rr - NR + 1 .. rr, added to the sums of candidate rows cy0 + NR - 1 ..
  * cy0 */
 template <int BS, int NR>
-static __device__ __forceinline__ void bm_row(const unsigned int *row, unsigned int sel, int rr,
-                                              const unsigned int *cur, unsigned int *s)
+KERNEL_FORCEINLINE void bm_row(const unsigned int *row, unsigned int sel, int rr,
+                               const unsigned int *cur, unsigned int *s)
 {
     unsigned int a = row[0];
 #pragma unroll
@@ -111,12 +113,12 @@ static __device__ __forceinline__ void bm_row(const unsigned int *row, unsigned 
     }
 }
 
-static __device__ __forceinline__ unsigned int bm_shfl_down(unsigned int v, int off)
+KERNEL_FORCEINLINE unsigned int bm_shfl_down(unsigned int v, int off)
 {
     return __shfl_down_sync(0xFFFFFFFFu, v, off);
 }
 
-static __device__ __forceinline__ unsigned long long bm_shfl_down(unsigned long long v, int off)
+KERNEL_FORCEINLINE unsigned long long bm_shfl_down(unsigned long long v, int off)
 {
     const unsigned int lo = __shfl_down_sync(0xFFFFFFFFu, (unsigned int)v, off);
     const unsigned int hi = __shfl_down_sync(0xFFFFFFFFu, (unsigned int)(v >> 32), off);
@@ -124,7 +126,7 @@ static __device__ __forceinline__ unsigned long long bm_shfl_down(unsigned long 
 }
 
 template <int BS, bool CENTER_FIRST, bool ALIGNED, typename K, int NR = 4>
-static __device__ __forceinline__ K
+KERNEL_FORCEINLINE K
 bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int ref_ls,
           int pw, int ph, int mx, int my, int x0, int y0, int nx, int ny,
           int stride, unsigned int *smem)
@@ -247,6 +249,6 @@ bm_search(const unsigned char *cur, int cur_ls, const unsigned char *ref, int re
     return best;
 }
 
-#endif /* __CUDACC__ || __CUDA__ || BM_EMULATE */
+#endif /* KERNEL_DEVICE_CODE */
 
 #endif /* KERNELS_BLOCK_MATCH_H */

@@ -38,6 +38,8 @@
 #ifndef KERNELS_C63_CONVERT_H
 #define KERNELS_C63_CONVERT_H
 
+#include "kernel_func.h"
+
 #define C63_CONV_THREADS 256
 
 typedef struct C63ConvPlane {
@@ -53,7 +55,7 @@ typedef struct C63ConvParams {
     int groups;                     ///< groups of all three planes
 } C63ConvParams;
 
-#if !defined(__CUDACC__) && !defined(__CUDA__)
+#if !KERNEL_GPU
 /** gw, first and groups from the planes' other fields; returns the
  *  launch's thread block count. */
 static inline int c63_conv_layout(C63ConvParams *c)

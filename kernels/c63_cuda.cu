@@ -31,7 +31,7 @@
  *                    reconstruction (docs/c63-format.md sections 6 and 7)
  *   c63_ec_*         entropy coding, header to EOI, of the coefficients
  *                    and vectors (docs/c63-format.md section 5): the stages of
- *                    c63_ec.h, each the same code as its C twin
+ *                    c63_ec.h, each the same code as its CPU twin
  *
  * Every float operation is one separately rounded __fmul_rn / __fadd_rn:
  * nothing may be fused into an FMA. Double operations use the _rn

@@ -23,9 +23,9 @@
  * Entropy coding of a Codec63 frame (docs/c63-format.md section 5) in stages
  * that run as CUDA kernels (c63_cuda.cu, c63_ec_*), shared by the kernels
  * (device, CUDA C++), the c63_cuda encoder (host: the layout and sizes of
- * the buffers) and the tests (host), whose CPU twin of the kernels runs the
+ * the buffers) and the tests (host), whose serial coder runs the
  * same stages serially, every grid emulated by loops (c63ec_code_frame_cpu()
- * in tests/c63twin.h).
+ * in tests/c63ec_serial.h).
  *
  * Coded blocks are numbered in coding order: i = 6 * mcu + k, k = 0..3
  * the four Y blocks of the MCU, 4 U, 5 V. The stages:
@@ -64,6 +64,8 @@
 #ifndef KERNELS_C63_EC_H
 #define KERNELS_C63_EC_H
 
+#include "kernel_func.h"
+
 #define C63EC_HEADER_SIZE 655   ///< C63_HEADER_SIZE
 #define C63EC_KEY_OFFSET  220   ///< keyframe byte of SOF0 in the header
 
@@ -91,12 +93,10 @@ static inline int c63ec_code_grid(int nblocks)
     return (nblocks + C63EC_CODE_THREADS - 1) / C63EC_CODE_THREADS;
 }
 
-#if defined(__CUDACC__) || defined(__CUDA__)
-#define C63EC_FUNC static __device__ __inline__
+#if KERNEL_GPU
 #define C63EC_CLZ(x) __clz(x)
 #define C63EC_CTZLL(x) (__ffsll(x) - 1)
 #else
-#define C63EC_FUNC static inline
 #define C63EC_CLZ(x) __builtin_clz(x)
 #define C63EC_CTZLL(x) __builtin_ctzll(x)
 #endif
@@ -224,7 +224,7 @@ typedef struct C63ECWriter {
     unsigned int bits;          ///< bits written
 } C63ECWriter;
 
-C63EC_FUNC void c63ec_put(C63ECWriter *w, int len, unsigned int code)
+KERNEL_INLINE void c63ec_put(C63ECWriter *w, int len, unsigned int code)
 {
     w->acc  = w->acc << len | (code & ((1ull << len) - 1));
     w->n   += len;
@@ -235,22 +235,22 @@ C63EC_FUNC void c63ec_put(C63ECWriter *w, int len, unsigned int code)
     }
 }
 
-C63EC_FUNC void c63ec_flush(C63ECWriter *w)
+KERNEL_INLINE void c63ec_flush(C63ECWriter *w)
 {
     if (w->n)
         *w->dst = (unsigned int)(w->acc << (32 - w->n));
 }
 
 /** Size category of v: the bit length of |v|. */
-C63EC_FUNC int c63ec_size(int v)
+KERNEL_INLINE int c63ec_size(int v)
 {
     unsigned int a = v < 0 ? -v : v;
     return a ? 32 - C63EC_CLZ(a) : 0;
 }
 
 /** Size category with the code table, then the JPEG extra bits. */
-C63EC_FUNC void c63ec_put_value(C63ECWriter *w, const unsigned short *code,
-                                const unsigned char *len, int v)
+KERNEL_INLINE void c63ec_put_value(C63ECWriter *w, const unsigned short *code,
+                                   const unsigned char *len, int v)
 {
     const int s = c63ec_size(v);
 
@@ -260,14 +260,14 @@ C63EC_FUNC void c63ec_put_value(C63ECWriter *w, const unsigned short *code,
 }
 
 /** Plane of coded block k (0..5) of an MCU. */
-C63EC_FUNC int c63ec_plane(int k)
+KERNEL_INLINE int c63ec_plane(int k)
 {
     return k < 4 ? 0 : k - 3;
 }
 
 /** Block of coded block k of MCU mcu, counted in coef (64 apart) and mv;
  *  its column in the plane in *bx. */
-C63EC_FUNC unsigned long long c63ec_block(const C63ECParams *p, int mcu, int k, int *bx)
+KERNEL_INLINE unsigned long long c63ec_block(const C63ECParams *p, int mcu, int k, int *bx)
 {
     const int u = mcu % p->mb_w, v = mcu / p->mb_w;
     const int pl = c63ec_plane(k);
@@ -280,7 +280,7 @@ C63EC_FUNC unsigned long long c63ec_block(const C63ECParams *p, int mcu, int k, 
 
 /** Coefficients of coded block i: its block in coef (64 apart) and mv,
  *  and its column in the plane in *bx. */
-C63EC_FUNC unsigned long long c63ec_coded_block(const C63ECParams *p, int i, int *bx)
+KERNEL_INLINE unsigned long long c63ec_coded_block(const C63ECParams *p, int i, int *bx)
 {
     const int mcu = i / 6;
 
@@ -295,9 +295,9 @@ C63EC_FUNC unsigned long long c63ec_coded_block(const C63ECParams *p, int i, int
  * read from coef. The AC coefficients are visited through a mask of the
  * nonzero ones, each one's zero run the distance from the one before.
  */
-C63EC_FUNC unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables *t,
-                                         const short *coef, const short *c,
-                                         const C63ECMV *mv, int i, unsigned int *slot)
+KERNEL_INLINE unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables *t,
+                                            const short *coef, const short *c,
+                                            const C63ECMV *mv, int i, unsigned int *slot)
 {
     const int mcu = i / 6, k = i - 6 * mcu;
     const int ch = k >= 4;
@@ -361,7 +361,7 @@ C63EC_FUNC unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTables
 /* ------------------------------------------------------ stage 3: gather */
 
 /** The last coded block j with off[j] <= pos (off[0] is 0). */
-C63EC_FUNC int c63ec_find_block(const unsigned long long *off, int n, unsigned long long pos)
+KERNEL_INLINE int c63ec_find_block(const unsigned long long *off, int n, unsigned long long pos)
 {
     int lo = 0, hi = n - 1;
 
@@ -378,7 +378,7 @@ C63EC_FUNC int c63ec_find_block(const unsigned long long *off, int n, unsigned l
 /** cnt (1..32) bits of a slot from bit pos, right-aligned. The word after
  *  pos's is read only when the bits reach into it: past a block's last
  *  written word a slot holds whatever an earlier frame left, or nothing. */
-C63EC_FUNC unsigned int c63ec_slot_bits(const unsigned int *slot, unsigned int pos, int cnt)
+KERNEL_INLINE unsigned int c63ec_slot_bits(const unsigned int *slot, unsigned int pos, int cnt)
 {
     const unsigned int w1 = (int)(pos & 31) + cnt > 32 ? slot[(pos >> 5) + 1] : 0;
     const unsigned long long x = (unsigned long long)slot[pos >> 5] << 32 | w1;
@@ -387,9 +387,9 @@ C63EC_FUNC unsigned int c63ec_slot_bits(const unsigned int *slot, unsigned int p
 }
 
 /** Word wi of the frame's bits (zero bits past the end). */
-C63EC_FUNC unsigned int c63ec_gather_word(const unsigned long long *off, const unsigned int *len,
-                                          const unsigned int *slots, int n,
-                                          unsigned long long total, unsigned long long wi)
+KERNEL_INLINE unsigned int c63ec_gather_word(const unsigned long long *off, const unsigned int *len,
+                                             const unsigned int *slots, int n,
+                                             unsigned long long total, unsigned long long wi)
 {
     unsigned long long pos = 32 * wi, end = pos + 32 < total ? pos + 32 : total;
     unsigned long long r = 0;
@@ -411,13 +411,13 @@ C63EC_FUNC unsigned int c63ec_gather_word(const unsigned long long *off, const u
 }
 
 /** Byte i (0..3) of a word, the first byte being the most significant. */
-C63EC_FUNC unsigned int c63ec_byte(unsigned int word, int i)
+KERNEL_INLINE unsigned int c63ec_byte(unsigned int word, int i)
 {
     return word >> (24 - 8 * i) & 0xFF;
 }
 
 /** 0xFF bytes of word wi among the frame's nfull whole bytes. */
-C63EC_FUNC int c63ec_word_ff(unsigned int word, unsigned long long wi, unsigned long long nfull)
+KERNEL_INLINE int c63ec_word_ff(unsigned int word, unsigned long long wi, unsigned long long nfull)
 {
     int n = 0;
 
@@ -430,8 +430,8 @@ C63EC_FUNC int c63ec_word_ff(unsigned int word, unsigned long long wi, unsigned 
 
 /** The whole bytes of word wi at dst, a 0x00 after each 0xFF; return
  *  the bytes written. */
-C63EC_FUNC int c63ec_stuff_word(unsigned char *dst, unsigned int word, unsigned long long wi,
-                                unsigned long long nfull)
+KERNEL_INLINE int c63ec_stuff_word(unsigned char *dst, unsigned int word, unsigned long long wi,
+                                   unsigned long long nfull)
 {
     int o = 0;
 
@@ -448,8 +448,8 @@ C63EC_FUNC int c63ec_stuff_word(unsigned char *dst, unsigned int word, unsigned 
 
 /** Header bytes first, first + step, ... from the template, with the
  *  keyframe byte set. */
-C63EC_FUNC void c63ec_header(unsigned char *dst, const unsigned char *tmpl, int key,
-                             int first, int step)
+KERNEL_INLINE void c63ec_header(unsigned char *dst, const unsigned char *tmpl, int key,
+                                int first, int step)
 {
     for (int i = first; i < C63EC_HEADER_SIZE; i += step)
         dst[i] = i == C63EC_KEY_OFFSET ? !!key : tmpl[i];
@@ -461,7 +461,7 @@ C63EC_FUNC void c63ec_header(unsigned char *dst, const unsigned char *tmpl, int 
  * last 32 bits is set, then EOI. Return the bytes written. The Q2 byte has
  * at most 7 bits set, so it is never 0xFF and never stuffed.
  */
-C63EC_FUNC int c63ec_tail(unsigned char *dst, const unsigned int *words, unsigned long long nbits)
+KERNEL_INLINE int c63ec_tail(unsigned char *dst, const unsigned int *words, unsigned long long nbits)
 {
     const unsigned long long nfull = nbits >> 3;
     int nz = 0, o = 0;

@@ -18,23 +18,15 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
-#ifndef AVCODEC_CUDA_KERNELS_C63_TABLES_H
-#define AVCODEC_CUDA_KERNELS_C63_TABLES_H
+#ifndef KERNELS_C63_TABLES_H
+#define KERNELS_C63_TABLES_H
 
 #include "cuda_compat.h"
+#include "c63_dct.h"
 
-/* The same float literals as ff_c63_dct_lookup (libavcodec/c63/c63data.c):
+/* ff_c63_dct_lookup (libavcodec/c63/c63data.c), from the same literals:
  * T[i][j] at index 8 * i + j. */
-__constant__ float c63_dct[64] = {
-    1.0f,  0.980785f,  0.923880f,  0.831470f,  0.707107f,  0.555570f,  0.382683f,  0.195090f,
-    1.0f,  0.831470f,  0.382683f, -0.195090f, -0.707107f, -0.980785f, -0.923880f, -0.555570f,
-    1.0f,  0.555570f, -0.382683f, -0.980785f, -0.707107f,  0.195090f,  0.923880f,  0.831470f,
-    1.0f,  0.195090f, -0.923880f, -0.555570f,  0.707107f,  0.831470f, -0.382683f, -0.980785f,
-    1.0f, -0.195090f, -0.923880f,  0.555570f,  0.707107f, -0.831470f, -0.382683f,  0.980785f,
-    1.0f, -0.555570f, -0.382683f,  0.980785f, -0.707107f, -0.195090f,  0.923880f, -0.831470f,
-    1.0f, -0.831470f,  0.382683f,  0.195090f, -0.707107f,  0.980785f, -0.923880f,  0.555570f,
-    1.0f, -0.980785f,  0.923880f, -0.831470f,  0.707107f, -0.555570f,  0.382683f, -0.195090f,
-};
+__constant__ float c63_dct[64] = { C63_DCT_ELEMS };
 
 /* Zigzag position of each natural position: the inverse of
  * ff_zigzag_direct. */
@@ -48,4 +40,4 @@ __constant__ unsigned char c63_izigzag[64] = {
 /* C63_ISQRT2 of libavcodec/c63/c63.h */
 #define C63_ISQRT2_F 0.70710678118654f
 
-#endif /* AVCODEC_CUDA_KERNELS_C63_TABLES_H */
+#endif /* KERNELS_C63_TABLES_H */

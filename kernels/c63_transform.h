@@ -36,6 +36,8 @@
 #ifndef KERNELS_C63_TRANSFORM_H
 #define KERNELS_C63_TRANSFORM_H
 
+#include "kernel_func.h"
+
 #define C63_ENC_THREADS 128
 #define C63_ENC_BLOCKS  (C63_ENC_THREADS / 8)
 
@@ -51,7 +53,7 @@ typedef struct C63EncParams {
     int key;                        ///< no prediction (a keyframe)
 } C63EncParams;
 
-#if !defined(__CUDACC__) && !defined(__CUDA__)
+#if !KERNEL_GPU
 /** first and nblocks from the planes' sizes (multiples of 8); returns the
  *  launch's thread block count. */
 static inline int c63_enc_layout(C63EncParams *e, const int w[3], const int h[3])

@@ -37,7 +37,7 @@
  * the vector stores, zero or not, so that the bitmap needs no clearing
  * (cudadiff_bitmap_store()); otherwise the bits are ORed into the cleared
  * bitmap with one or two atomic reductions (cudadiff_bitmap_bits() in
- * cudadiff.h, shared with the software twins). The values are compacted
+ * cudadiff.h, shared with the CPU twins). The values are compacted
  * by a device-wide exclusive scan of the per-vector counts: a block scan
  * inside the tile, then a
  * single-pass decoupled look-back across tiles (each tile publishes its
@@ -307,6 +307,133 @@ static __device__ __inline__ u32 diff_vec(const u32 c[4], const u32 r[4], u32 o[
 }
 
 /*
+ * Loads tile vector vec (if the launch has it): its source bytes into c,
+ * the receiver's into r, and where it lies: its output and receiver bytes,
+ * the bytes left on its line, its byte of the plane and the plane's
+ * bitmap start. Every output is zero for a vector past the end.
+ */
+template <bool ALIGNED, int MODE>
+static __device__ __forceinline__ void load_vec(const CudaDiffParams &p, u32 vec,
+                                                u32 c[4], u32 r[4],
+                                                unsigned char **dst, unsigned char **rcv,
+                                                int *left, u32 *bq, u32 *bstart)
+{
+    int i;
+
+#pragma unroll
+    for (i = 0; i < 4; i++)
+        c[i] = r[i] = 0;
+    if (vec < p.nb_vecs) {
+        CudaDiffPlane P = p.plane[0];
+        const unsigned char *src;
+        unsigned char *rv;
+        u32 lv, y, x;
+        int n;
+#pragma unroll
+        for (i = 1; i < 4; i++)
+            if (i < p.nb_planes && vec >= p.plane[i].vec_start)
+                P = p.plane[i];
+        lv      = vec - P.vec_start;
+        y       = lv / (u32)P.vecs_per_line;
+        x       = (lv - y * (u32)P.vecs_per_line) * CUDADIFF_VEC;
+        src     = (const unsigned char *)P.src + (long long)y * P.src_pitch + x;
+        rv      = (unsigned char *)P.recv + (long long)y * P.recv_pitch + x;
+        n       = P.width - (int)x;
+        *dst    = (unsigned char *)P.dst + (long long)y * P.dst_pitch + x;
+        *rcv    = rv;
+        *left   = n;
+        *bq     = y * (u32)P.width + x;    /* byte of the plane */
+        *bstart = P.bitmap_start;
+        if (ALIGNED) {
+            load16_nc(src, c);
+            if (MODE == CUDADIFF_MODE_RECON)
+                load16_nc(rv, r);       /* an earlier launch's output */
+            else
+                load16(rv, r);
+        } else {
+#pragma unroll
+            for (i = 0; i < CUDADIFF_VEC; i++) {
+                if (i < n) {
+                    c[i >> 2] |= (u32)src[i] << (8 * (i & 3));
+                    r[i >> 2] |= (u32)rv[i] << (8 * (i & 3));
+                }
+            }
+        }
+    } else {
+        *left   = 0;
+        *bq     = 0;
+        *bstart = 0;
+        *dst    = 0;
+        *rcv    = 0;
+    }
+}
+
+/* Decides a loaded vector (left > 0), writes its output and its new R;
+ * returns its sent bits. */
+template <bool ALIGNED, int MODE>
+static __device__ __forceinline__ u32 decide_vec(const u32 c[4], const u32 r[4],
+                                                 unsigned char *dst, unsigned char *rcv,
+                                                 int left, int thr)
+{
+    /* in recon mode the output is the new R */
+    const bool store_r = MODE != CUDADIFF_MODE_RECON;
+    u32 o[4], nr[4], mask;
+    int i;
+
+    mask = diff_vec<MODE>(c, r, o, nr, thr, left);
+    if (ALIGNED) {
+        store16(dst, o);
+        if (store_r && mask)
+            store16(rcv, nr);
+    } else {
+#pragma unroll
+        for (i = 0; i < CUDADIFF_VEC; i++) {
+            if (i < left) {
+                dst[i] = (o[i >> 2] >> (8 * (i & 3))) & 0xff;
+                if (store_r && (mask & (1u << i)))
+                    rcv[i] = (nr[i >> 2] >> (8 * (i & 3))) & 0xff;
+            }
+        }
+    }
+    return mask;
+}
+
+/* A vector's sent bits into the bitmap: stored whole or ORed in. */
+static __device__ __forceinline__ void put_bits(const CudaDiffParams &p, u32 bstart, u32 bq,
+                                                u32 mask, int left)
+{
+    if (p.bitmap_store) {
+        /* a whole vector: its 16 bits are one aligned 16-bit word */
+        if (left > 0)
+            ((unsigned short *)p.bitmap)[(8ull * bstart + bq) >> 4] = (unsigned short)mask;
+    } else if (mask) {
+        u32 w, lo, hi;
+        cudadiff_bitmap_bits(bstart, bq, mask, &w, &lo, &hi);
+        if (lo)
+            red_or((u32 *)p.bitmap + w, lo);
+        if (hi)
+            red_or((u32 *)p.bitmap + w + 1, hi);
+    }
+}
+
+/* Warp 0: the device-wide exclusive prefix of the tile (returned), the
+ * tile's inclusive status, and the launch's count from the last tile. */
+static __device__ __forceinline__ u32 tile_prefix(const CudaDiffParams &p, u64 *status, u32 tile,
+                                                  u32 lane, u32 total)
+{
+    u32 prefix = 0;
+    if (tile > 0) {
+        prefix = look_back(status, tile, p.epoch, lane);
+        if (lane == 0)
+            store_status(status + tile,
+                         make_status(p.epoch, CUDADIFF_TILE_INCLUSIVE, prefix + total));
+    }
+    if (lane == 0 && tile == p.nb_tiles - 1)
+        store_g32((u32 *)p.count, prefix + total);
+    return prefix;
+}
+
+/*
  * One tile of CUDADIFF_VPT vectors per thread; vector j of thread t is
  * tile vector j * CUDADIFF_BLOCK + t, so that every load and store of the
  * block is coalesced, and position order is (j, t) order. Each vector's
@@ -339,88 +466,17 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
 
     /* Issue every load of the tile before using any. */
 #pragma unroll
-    for (j = 0; j < CUDADIFF_VPT; j++) {
-        u32 vec = tile * CUDADIFF_TILE_VECS + j * CUDADIFF_BLOCK + t;
-        left[j] = 0;
-        bq[j]   = 0;
-        bstart[j] = 0;
-        dst[j]  = 0;
-        rcv[j]  = 0;
-#pragma unroll
-        for (i = 0; i < 4; i++)
-            c[j][i] = r[j][i] = 0;
-        if (vec < p.nb_vecs) {
-            CudaDiffPlane P = p.plane[0];
-            const unsigned char *src;
-            u32 lv, y, x;
-#pragma unroll
-            for (i = 1; i < 4; i++)
-                if (i < p.nb_planes && vec >= p.plane[i].vec_start)
-                    P = p.plane[i];
-            lv      = vec - P.vec_start;
-            y       = lv / (u32)P.vecs_per_line;
-            x       = (lv - y * (u32)P.vecs_per_line) * CUDADIFF_VEC;
-            src     = (const unsigned char *)P.src + (long long)y * P.src_pitch + x;
-            dst[j]  = (unsigned char *)P.dst + (long long)y * P.dst_pitch + x;
-            rcv[j]  = (unsigned char *)P.recv + (long long)y * P.recv_pitch + x;
-            left[j] = P.width - (int)x;
-            bq[j]     = y * (u32)P.width + x;    /* byte of the plane */
-            bstart[j] = P.bitmap_start;
-            if (ALIGNED) {
-                load16_nc(src, c[j]);
-                if (MODE == CUDADIFF_MODE_RECON)
-                    load16_nc(rcv[j], r[j]);    /* an earlier launch's output */
-                else
-                    load16(rcv[j], r[j]);
-            } else {
-#pragma unroll
-                for (i = 0; i < CUDADIFF_VEC; i++) {
-                    if (i < left[j]) {
-                        c[j][i >> 2] |= (u32)src[i] << (8 * (i & 3));
-                        r[j][i >> 2] |= (u32)rcv[j][i] << (8 * (i & 3));
-                    }
-                }
-            }
-        }
-    }
+    for (j = 0; j < CUDADIFF_VPT; j++)
+        load_vec<ALIGNED, MODE>(p, tile * CUDADIFF_TILE_VECS + j * CUDADIFF_BLOCK + t,
+                                c[j], r[j], &dst[j], &rcv[j], &left[j], &bq[j], &bstart[j]);
 
     /* Decide, write the output and the new R; scan the counts. */
 #pragma unroll
     for (j = 0; j < CUDADIFF_VPT; j++) {
-        u32 o[4], nr[4];
         mask[j] = 0;
-        if (left[j] > 0) {
-            /* in recon mode the output is the new R */
-            const bool store_r = MODE != CUDADIFF_MODE_RECON;
-            mask[j] = diff_vec<MODE>(c[j], r[j], o, nr, thr, left[j]);
-            if (ALIGNED) {
-                store16(dst[j], o);
-                if (store_r && mask[j])
-                    store16(rcv[j], nr);
-            } else {
-#pragma unroll
-                for (i = 0; i < CUDADIFF_VEC; i++) {
-                    if (i < left[j]) {
-                        dst[j][i] = (o[i >> 2] >> (8 * (i & 3))) & 0xff;
-                        if (store_r && (mask[j] & (1u << i)))
-                            rcv[j][i] = (nr[i >> 2] >> (8 * (i & 3))) & 0xff;
-                    }
-                }
-            }
-        }
-        if (p.bitmap_store) {
-            /* a whole vector: its 16 bits are one aligned 16-bit word */
-            if (left[j] > 0)
-                ((unsigned short *)p.bitmap)[(8ull * bstart[j] + bq[j]) >> 4] =
-                    (unsigned short)mask[j];
-        } else if (mask[j]) {
-            u32 w, lo, hi;
-            cudadiff_bitmap_bits(bstart[j], bq[j], mask[j], &w, &lo, &hi);
-            if (lo)
-                red_or((u32 *)p.bitmap + w, lo);
-            if (hi)
-                red_or((u32 *)p.bitmap + w + 1, hi);
-        }
+        if (left[j] > 0)
+            mask[j] = decide_vec<ALIGNED, MODE>(c[j], r[j], dst[j], rcv[j], left[j], thr);
+        put_bits(p, bstart[j], bq[j], mask[j], left[j]);
         incl[j] = warp_incl_sum(cd_popc(mask[j]), lane);
         if (lane == WARP - 1)
             s_warp[j * NB_WARPS + warp] = incl[j];
@@ -459,18 +515,9 @@ static __device__ __inline__ void diff_tile(const CudaDiffParams &p)
 
     /* Device-wide exclusive prefix of this tile. */
     if (warp == 0) {
-        u32 prefix = 0;
-        if (tile > 0) {
-            prefix = look_back(status, tile, p.epoch, lane);
-            if (lane == 0)
-                store_status(status + tile,
-                             make_status(p.epoch, CUDADIFF_TILE_INCLUSIVE, prefix + total));
-        }
-        if (lane == 0) {
+        u32 prefix = tile_prefix(p, status, tile, lane, total);
+        if (lane == 0)
             s_prefix = prefix;
-            if (tile == p.nb_tiles - 1)
-                store_g32((u32 *)p.count, prefix + total);
-        }
     }
     cd_block_sync();
 

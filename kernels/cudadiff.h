@@ -19,14 +19,16 @@
 /**
  * @file
  * Shared by the cudadiff filter (host, C), its kernel (device, CUDA C++)
- * and the software twins (framediff, the framediff codec): the kernel
+ * and the CPU twins (framediff, the framediff codec): the kernel
  * parameters, in plain C types only so that both sides lay the structures
  * out identically, and the placement of the sent bits in the difference
  * list's bitmap (libavutil/framediff.h, version 2), written once for both.
  */
 
-#ifndef AVFILTER_CUDA_KERNELS_CUDADIFF_H
-#define AVFILTER_CUDA_KERNELS_CUDADIFF_H
+#ifndef KERNELS_CUDADIFF_H
+#define KERNELS_CUDADIFF_H
+
+#include "kernel_func.h"
 
 /** Threads per block. */
 #define CUDADIFF_BLOCK      256
@@ -84,12 +86,6 @@ typedef struct CudaDiffParams {
     unsigned long long values;      ///< one byte per byte sent: its new value
 } CudaDiffParams;
 
-#if defined(__CUDACC__) || defined(__CUDA__)
-#define CUDADIFF_FN static __device__ __inline__
-#else
-#define CUDADIFF_FN static inline
-#endif
-
 /** Bytes of the bitmap of a plane of n bytes: one bit per byte. */
 #define CUDADIFF_BITMAP_BYTES(n) (((n) + 7) >> 3)
 
@@ -101,9 +97,9 @@ typedef struct CudaDiffParams {
  * Only words holding a set bit need to be touched, and those lie inside
  * the bitmap.
  */
-CUDADIFF_FN void cudadiff_bitmap_bits(unsigned int bitmap_start, unsigned int q,
-                                      unsigned int mask, unsigned int *word,
-                                      unsigned int *lo, unsigned int *hi)
+KERNEL_INLINE void cudadiff_bitmap_bits(unsigned int bitmap_start, unsigned int q,
+                                        unsigned int mask, unsigned int *word,
+                                        unsigned int *lo, unsigned int *hi)
 {
     unsigned long long bit = 8ull * bitmap_start + q;
     unsigned long long v   = (unsigned long long)mask << (bit & 31);
@@ -122,7 +118,7 @@ CUDADIFF_FN void cudadiff_bitmap_bits(unsigned int bitmap_start, unsigned int q,
  * bitmap, and the vectors' words cover the bitmap. The bitmap then needs no
  * clearing before the launch (one operation less a frame).
  */
-CUDADIFF_FN int cudadiff_bitmap_store(const int *width, int nb_planes)
+KERNEL_INLINE int cudadiff_bitmap_store(const int *width, int nb_planes)
 {
     int i;
     for (i = 0; i < nb_planes; i++)
@@ -131,9 +127,9 @@ CUDADIFF_FN int cudadiff_bitmap_store(const int *width, int nb_planes)
     return 1;
 }
 
-#if !(defined(__CUDACC__) || defined(__CUDA__))
+#if !KERNEL_GPU
 /*
- * The software twin of the kernel's atomic OR: the bits of a run into a
+ * The CPU twin of the kernel's atomic OR: the bits of a run into a
  * bitmap in memory, byte by byte (so on any host), touching only bytes
  * that get a set bit.
  */
@@ -152,4 +148,4 @@ static inline void cudadiff_bitmap_or(unsigned char *bitmap, unsigned int bitmap
 }
 #endif
 
-#endif /* AVFILTER_CUDA_KERNELS_CUDADIFF_H */
+#endif /* KERNELS_CUDADIFF_H */

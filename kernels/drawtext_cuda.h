@@ -19,7 +19,7 @@
 /**
  * @file
  * Draw operations of drawtext_cuda, shared by the filter (host, C), its
- * kernel (device, CUDA C++) and the C twin in tests/checkcuda.cpp.
+ * kernel (device, CUDA C++) and the CPU twin in tests/checkcuda.cpp.
  *
  * The filter records drawtext's ff_blend_rectangle() and ff_blend_mask()
  * calls as a list of operations, each clipped exactly as drawutils clips
@@ -36,8 +36,10 @@
  * identically.
  */
 
-#ifndef AVFILTER_CUDA_KERNELS_DRAWTEXT_CUDA_H
-#define AVFILTER_CUDA_KERNELS_DRAWTEXT_CUDA_H
+#ifndef KERNELS_DRAWTEXT_CUDA_H
+#define KERNELS_DRAWTEXT_CUDA_H
+
+#include "kernel_func.h"
 
 /** Threads per block: DTC_BLOCK_W x DTC_BLOCK_H samples of one channel. */
 #define DTC_BLOCK_W 32
@@ -104,13 +106,7 @@ typedef struct DTCInlineParams {
     DTCOp ops[DTC_INLINE_ENTRIES]; ///< DTC_NB_ENTRIES(p.nb_ops) of them used
 } DTCInlineParams;
 
-#if defined(__CUDACC__) || defined(__CUDA__)
-#define DTC_FUNC static __device__ __inline__
-#else
-#define DTC_FUNC static inline
-#endif
-
-#if defined(__CUDACC__) || defined(__CUDA__)
+#if KERNEL_GPU
 #define DTC_LOAD(p) __ldg(p)
 #else
 #define DTC_LOAD(p) (*(p))
@@ -125,9 +121,9 @@ typedef struct DTCInlineParams {
  * at most 2 x 2 (every format of the filter) are loaded without waiting
  * on each other.
  */
-DTC_FUNC unsigned dtc_blend_factor(const DTCOp *op, const unsigned char *atlas,
-                                   int cx0, int cx1, int cy0, int cy1,
-                                   int hsub, int vsub)
+KERNEL_INLINE unsigned dtc_blend_factor(const DTCOp *op, const unsigned char *atlas,
+                                        int cx0, int cx1, int cy0, int cy1,
+                                        int hsub, int vsub)
 {
     const int nx = cx1 - cx0, ny = cy1 - cy0;
 
@@ -158,7 +154,7 @@ DTC_FUNC unsigned dtc_blend_factor(const DTCOp *op, const unsigned char *atlas,
 }
 
 /** drawutils' blend of src into v with the factor a of dtc_blend_factor() */
-DTC_FUNC unsigned dtc_blend(unsigned v, unsigned src, unsigned a)
+KERNEL_INLINE unsigned dtc_blend(unsigned v, unsigned src, unsigned a)
 {
     return (v * (0x1010101 - a) + src * a) >> 24;
 }
@@ -168,9 +164,9 @@ DTC_FUNC unsigned dtc_blend(unsigned v, unsigned src, unsigned a)
  * return the new value. Bit for bit ff_blend_rectangle()/ff_blend_mask()
  * for 8-bit components.
  */
-DTC_FUNC unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
-                                   const unsigned char *atlas, int c,
-                                   int hsub, int vsub, int sx, int sy)
+KERNEL_INLINE unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
+                                        const unsigned char *atlas, int c,
+                                        int hsub, int vsub, int sx, int sy)
 {
     int cx0 = sx << hsub, cx1 = (sx + 1) << hsub;
     int cy0 = sy << vsub, cy1 = (sy + 1) << vsub;
@@ -186,14 +182,14 @@ DTC_FUNC unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
 }
 
 /** Quick test: does the operation touch sample (sx, sy)? */
-DTC_FUNC int dtc_touches(const DTCOp *op, int hsub, int vsub, int sx, int sy)
+KERNEL_INLINE int dtc_touches(const DTCOp *op, int hsub, int vsub, int sx, int sy)
 {
     return (sx + 1) << hsub > op->x0 && sx << hsub < op->x1 &&
            (sy + 1) << vsub > op->y0 && sy << vsub < op->y1;
 }
 
 /* Clip [*x, *x + *w[ to [0, wmax[ as drawutils' clip_interval(). */
-DTC_FUNC void dtc_clip_interval(int wmax, int *x, int *w, int *dx)
+KERNEL_INLINE void dtc_clip_interval(int wmax, int *x, int *w, int *dx)
 {
     *dx = 0;
     if (*x < 0) {
@@ -210,8 +206,8 @@ DTC_FUNC void dtc_clip_interval(int wmax, int *x, int *w, int *dx)
  * ff_blend_rectangle(draw, color, dst, dst_linesize, dst_w, dst_h, x, y, w, h)
  * with color->rgba[3] == a. Return 0 when drawutils would draw nothing.
  */
-DTC_FUNC int dtc_rect_op(DTCOp *op, int dst_w, int dst_h,
-                         int x, int y, int w, int h, unsigned a)
+KERNEL_INLINE int dtc_rect_op(DTCOp *op, int dst_w, int dst_h,
+                              int x, int y, int w, int h, unsigned a)
 {
     int dummy;
     dtc_clip_interval(dst_w, &x, &w, &dummy);
@@ -235,8 +231,8 @@ DTC_FUNC int dtc_rect_op(DTCOp *op, int dst_w, int dst_h,
  *               atlas + mask, pitch, w, h, 3, 0, x, y)
  * with color->rgba[3] == a. Return 0 when drawutils would draw nothing.
  */
-DTC_FUNC int dtc_mask_op(DTCOp *op, int dst_w, int dst_h, int mask, int pitch,
-                         int w, int h, int x, int y, unsigned a)
+KERNEL_INLINE int dtc_mask_op(DTCOp *op, int dst_w, int dst_h, int mask, int pitch,
+                              int w, int h, int x, int y, unsigned a)
 {
     int xm0, ym0;
     dtc_clip_interval(dst_w, &x, &w, &xm0);
@@ -259,7 +255,7 @@ DTC_FUNC int dtc_mask_op(DTCOp *op, int dst_w, int dst_h, int mask, int pitch,
  * DTC_NB_ENTRIES(nb_ops) entries) and set p's nb_ops and the union of the
  * operations; nb_ops > 0.
  */
-DTC_FUNC void dtc_finish_ops(DTCOp *ops, int nb_ops, DTCParams *p)
+KERNEL_INLINE void dtc_finish_ops(DTCOp *ops, int nb_ops, DTCParams *p)
 {
     DTCOp *box = ops + nb_ops;
 
@@ -286,7 +282,7 @@ DTC_FUNC void dtc_finish_ops(DTCOp *ops, int nb_ops, DTCParams *p)
     }
 }
 
-#if !(defined(__CUDACC__) || defined(__CUDA__))
+#if !KERNEL_GPU
 #include <stdint.h>
 #include <string.h>
 
@@ -308,7 +304,7 @@ static inline int dtc_inline_params(DTCInlineParams *q, const DTCParams *p,
 }
 
 /**
- * The kernel's C twin: every sample of every channel (data are host
+ * The kernel's CPU twin: every sample of every channel (data are host
  * pointers here), the operations applied in order.
  */
 static inline void dtc_draw_cpu(const DTCChannel *ch, int nb_channels,
@@ -332,4 +328,4 @@ static inline void dtc_draw_cpu(const DTCChannel *ch, int nb_channels,
 }
 #endif
 
-#endif /* AVFILTER_CUDA_KERNELS_DRAWTEXT_CUDA_H */
+#endif /* KERNELS_DRAWTEXT_CUDA_H */

@@ -46,11 +46,7 @@
 #ifndef KERNELS_ME_SEARCH_H
 #define KERNELS_ME_SEARCH_H
 
-#if defined(__CUDACC__) || defined(__CUDA__)
-#define ME_FUNC static __device__ __forceinline__
-#else
-#define ME_FUNC static inline
-#endif
+#include "kernel_func.h"
 
 /* Method numbers: AV_ME_METHOD_* of libavfilter/motion_estimation.h. */
 #define ME_METHOD_ESA   1
@@ -74,8 +70,8 @@ typedef struct MESearch {
 
 /** A search as vf_mestimate.c sets it up: x_min = y_min = 0, x_max and
  *  y_max the position of the last whole block. */
-ME_FUNC void me_search_setup(MESearch *s, const unsigned char *cur, const unsigned char *ref,
-                             int linesize, int mb_size, int search_param, int x_max, int y_max)
+KERNEL_FORCEINLINE void me_search_setup(MESearch *s, const unsigned char *cur, const unsigned char *ref,
+                                        int linesize, int mb_size, int search_param, int x_max, int y_max)
 {
     s->cur          = cur;
     s->ref          = ref;
@@ -93,8 +89,8 @@ typedef struct MEWindow {
     int x_min, x_max, y_min, y_max;
 } MEWindow;
 
-ME_FUNC unsigned long long me_sad(const MESearch *s, int x_mb, int y_mb,
-                                  int x_mv, int y_mv)
+KERNEL_FORCEINLINE unsigned long long me_sad(const MESearch *s, int x_mb, int y_mb,
+                                             int x_mv, int y_mv)
 {
     const unsigned char *r = s->ref + (long long)y_mv * s->linesize + x_mv;
     const unsigned char *c = s->cur + (long long)y_mb * s->linesize + x_mb;
@@ -114,7 +110,7 @@ ME_FUNC unsigned long long me_sad(const MESearch *s, int x_mb, int y_mb,
     return sad;
 }
 
-ME_FUNC MEWindow me_window(const MESearch *s, int x_mb, int y_mb)
+KERNEL_FORCEINLINE MEWindow me_window(const MESearch *s, int x_mb, int y_mb)
 {
     MEWindow w;
     long long lo, hi;
@@ -151,28 +147,28 @@ ME_FUNC MEWindow me_window(const MESearch *s, int x_mb, int y_mb)
     } while (0)
 
 /* The model's pattern tables, as functions (no tables in device memory). */
-ME_FUNC int me_sqr1_x(int i) { return i < 2 ? 0 : (i == 2 || i == 4 || i == 5) ? -1 : 1; }
-ME_FUNC int me_sqr1_y(int i) { return i == 0 ? -1 : i == 1 ? 1 : i < 4 ? 0 : (i & 1) ? 1 : -1; }
+KERNEL_FORCEINLINE int me_sqr1_x(int i) { return i < 2 ? 0 : (i == 2 || i == 4 || i == 5) ? -1 : 1; }
+KERNEL_FORCEINLINE int me_sqr1_y(int i) { return i == 0 ? -1 : i == 1 ? 1 : i < 4 ? 0 : (i & 1) ? 1 : -1; }
 /* dia1: {-1,0},{0,-1},{1,0},{0,1} */
-ME_FUNC int me_dia1_x(int i) { return i == 0 ? -1 : i == 2 ? 1 : 0; }
-ME_FUNC int me_dia1_y(int i) { return i == 1 ? -1 : i == 3 ? 1 : 0; }
+KERNEL_FORCEINLINE int me_dia1_x(int i) { return i == 0 ? -1 : i == 2 ? 1 : 0; }
+KERNEL_FORCEINLINE int me_dia1_y(int i) { return i == 1 ? -1 : i == 3 ? 1 : 0; }
 /* dia2: {-2,0},{-1,-1},{0,-2},{1,-1},{2,0},{1,1},{0,2},{-1,1} */
-ME_FUNC int me_dia2_x(int i)
+KERNEL_FORCEINLINE int me_dia2_x(int i)
 {
     return i == 0 ? -2 : i == 1 ? -1 : i == 2 ? 0 : i == 3 ? 1 :
            i == 4 ?  2 : i == 5 ?  1 : i == 6 ? 0 : -1;
 }
-ME_FUNC int me_dia2_y(int i)
+KERNEL_FORCEINLINE int me_dia2_y(int i)
 {
     return i == 0 ?  0 : i == 1 ? -1 : i == 2 ? -2 : i == 3 ? -1 :
            i == 4 ?  0 : i == 5 ?  1 : i == 6 ?  2 : 1;
 }
 /* hex2: {-2,0},{-1,-2},{-1,2},{1,-2},{1,2},{2,0} */
-ME_FUNC int me_hex2_x(int i) { return i == 0 ? -2 : i < 3 ? -1 : i < 5 ? 1 : 2; }
-ME_FUNC int me_hex2_y(int i) { return (i == 0 || i == 5) ? 0 : (i & 1) ? -2 : 2; }
+KERNEL_FORCEINLINE int me_hex2_x(int i) { return i == 0 ? -2 : i < 3 ? -1 : i < 5 ? 1 : 2; }
+KERNEL_FORCEINLINE int me_hex2_y(int i) { return (i == 0 || i == 5) ? 0 : (i & 1) ? -2 : 2; }
 
 /* ROUNDED_DIV(search_param, 2) for search_param >= 0, without overflow */
-ME_FUNC int me_half_step(int p)
+KERNEL_FORCEINLINE int me_half_step(int p)
 {
     return (int)(((long long)p + 1) / 2);
 }
@@ -184,8 +180,8 @@ ME_FUNC int me_half_step(int p)
  * method is one of the per-block methods ME_METHOD_ESA..ME_METHOD_HEXBS;
  * any other leaves mv at the block's position.
  */
-ME_FUNC unsigned long long me_search_block(const MESearch *s, int method,
-                                           int x_mb, int y_mb, int *mv)
+KERNEL_FORCEINLINE unsigned long long me_search_block(const MESearch *s, int method,
+                                                      int x_mb, int y_mb, int *mv)
 {
     const MEWindow w = me_window(s, x_mb, y_mb);
     unsigned long long cost_min;
@@ -306,15 +302,15 @@ ME_FUNC unsigned long long me_search_block(const MESearch *s, int method,
  * Exact while the cost and the window's candidate count stay below 2^32
  * (the filter uses it for mb_size <= 256 only).
  */
-ME_FUNC unsigned int me_esa_count(const MEWindow *w)
+KERNEL_FORCEINLINE unsigned int me_esa_count(const MEWindow *w)
 {
     if (w->x_max < w->x_min || w->y_max < w->y_min)
         return 0;
     return (unsigned int)(w->x_max - w->x_min + 1) * (unsigned int)(w->y_max - w->y_min + 1);
 }
 
-ME_FUNC unsigned long long me_esa_key(const MESearch *s, const MEWindow *w,
-                                      int x_mb, int y_mb, unsigned int i)
+KERNEL_FORCEINLINE unsigned long long me_esa_key(const MESearch *s, const MEWindow *w,
+                                                 int x_mb, int y_mb, unsigned int i)
 {
     const unsigned int ww = (unsigned int)(w->x_max - w->x_min + 1);
     const int x = w->x_min + (int)(i % ww), y = w->y_min + (int)(i / ww);
@@ -323,8 +319,8 @@ ME_FUNC unsigned long long me_esa_key(const MESearch *s, const MEWindow *w,
 }
 
 /** me_esa_key() over the staged copy *st that me_esa_stage() made. */
-ME_FUNC unsigned long long me_esa_key_staged(const MESearch *st, const MEWindow *w,
-                                             int x_mb, int y_mb, unsigned int i)
+KERNEL_FORCEINLINE unsigned long long me_esa_key_staged(const MESearch *st, const MEWindow *w,
+                                                        int x_mb, int y_mb, unsigned int i)
 {
     const unsigned int ww = (unsigned int)(w->x_max - w->x_min + 1);
     const int x = w->x_min + (int)(i % ww), y = w->y_min + (int)(i / ww);
@@ -333,8 +329,8 @@ ME_FUNC unsigned long long me_esa_key_staged(const MESearch *st, const MEWindow 
 }
 
 /** The position of a key's candidate (rank 0: the block's own position). */
-ME_FUNC void me_esa_pos(const MEWindow *w, int x_mb, int y_mb,
-                        unsigned long long key, int *mv)
+KERNEL_FORCEINLINE void me_esa_pos(const MEWindow *w, int x_mb, int y_mb,
+                                   unsigned long long key, int *mv)
 {
     const unsigned int rank = (unsigned int)(key & 0xffffffffu);
     const unsigned int ww = (unsigned int)(w->x_max - w->x_min + 1);
@@ -358,8 +354,8 @@ ME_FUNC void me_esa_pos(const MEWindow *w, int x_mb, int y_mb,
  * the window's width plus mb_size - 1, and buf hold mb_size plus the
  * window's height plus mb_size - 1 lines (me_esa_stage_size()).
  */
-ME_FUNC void me_esa_stage_size(int mb_size, int search_param, int x_max, int y_max,
-                               int *stride, int *lines)
+KERNEL_FORCEINLINE void me_esa_stage_size(int mb_size, int search_param, int x_max, int y_max,
+                                          int *stride, int *lines)
 {
     /* the widest window: 2 * search_param + 1 positions, at most all of them */
     long long wx = 2LL * search_param, wy = 2LL * search_param;
@@ -369,8 +365,8 @@ ME_FUNC void me_esa_stage_size(int mb_size, int search_param, int x_max, int y_m
     *lines  = mb_size + (int)wy + mb_size;
 }
 
-ME_FUNC void me_esa_stage(const MESearch *s, const MEWindow *w, int x_mb, int y_mb,
-                          unsigned char *buf, int stride, int t, int n, MESearch *st)
+KERNEL_FORCEINLINE void me_esa_stage(const MESearch *s, const MEWindow *w, int x_mb, int y_mb,
+                                     unsigned char *buf, int stride, int t, int n, MESearch *st)
 {
     const int mb = s->mb_size;
     const int cols = w->x_max - w->x_min + mb, rows = w->y_max - w->y_min + mb;

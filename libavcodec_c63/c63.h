@@ -74,6 +74,8 @@ extern const uint8_t ff_c63_quant_base[2][64];
 
 /** The reference's DCT basis, T[i][j] = cos((2i+1) j pi / 16) as floats. */
 extern const float ff_c63_dct_lookup[8][8];
+/** Its transpose, Tt[j][i] = T[i][j] (for the x86 assembly). */
+extern const float ff_c63_dct_transposed[8][8];
 
 /** The reference's 1/sqrt(2) scale factor. */
 #define C63_ISQRT2 0.70710678118654f

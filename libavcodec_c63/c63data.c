@@ -22,8 +22,10 @@
 
 #include "libavutil/common.h"
 #include "libavutil/intreadwrite.h"
+#include "libavutil/mem_internal.h"
 #include "libavutil/thread.h"
 #include "libavcodec/jpegtables.h"
+#include "libavcodec/cuda_kernels/c63_dct.h"
 
 #include "c63.h"
 
@@ -43,16 +45,9 @@ const uint8_t ff_c63_quant_base[2][64] = {
     },
 };
 
-const float ff_c63_dct_lookup[8][8] = {
-    { 1.0f,  0.980785f,  0.923880f,  0.831470f,  0.707107f,  0.555570f,  0.382683f,  0.195090f },
-    { 1.0f,  0.831470f,  0.382683f, -0.195090f, -0.707107f, -0.980785f, -0.923880f, -0.555570f },
-    { 1.0f,  0.555570f, -0.382683f, -0.980785f, -0.707107f,  0.195090f,  0.923880f,  0.831470f },
-    { 1.0f,  0.195090f, -0.923880f, -0.555570f,  0.707107f,  0.831470f, -0.382683f, -0.980785f },
-    { 1.0f, -0.195090f, -0.923880f,  0.555570f,  0.707107f, -0.831470f, -0.382683f,  0.980785f },
-    { 1.0f, -0.555570f, -0.382683f,  0.980785f, -0.707107f, -0.195090f,  0.923880f, -0.831470f },
-    { 1.0f, -0.831470f,  0.382683f,  0.195090f, -0.707107f,  0.980785f, -0.923880f,  0.555570f },
-    { 1.0f, -0.980785f,  0.923880f, -0.831470f,  0.707107f, -0.555570f,  0.382683f, -0.195090f },
-};
+/* Aligned for the x86 assembly, which loads its rows whole. */
+DECLARE_ALIGNED(32, const float, ff_c63_dct_lookup)[8][8]     = C63_DCT_TABLE;
+DECLARE_ALIGNED(32, const float, ff_c63_dct_transposed)[8][8] = C63_DCT_TABLE_T;
 
 void ff_c63_geometry(C63Geometry *g, int width, int height)
 {

@@ -30,6 +30,7 @@
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"
 #include "libavcodec/mathops.h"
+#include "libavcodec/cuda_kernels/c63_dct.h"
 
 #include "c63.h"
 #include "c63dsp.h"
@@ -45,17 +46,9 @@
  * with B = T (forward) or T transposed (inverse).
  */
 
-/* Tt[j][i] = T[i][j] */
-static const float Tt[8][8] = {
-    {       1.0f,       1.0f,       1.0f,       1.0f,       1.0f,       1.0f,       1.0f,       1.0f },
-    {  0.980785f,  0.831470f,  0.555570f,  0.195090f, -0.195090f, -0.555570f, -0.831470f, -0.980785f },
-    {  0.923880f,  0.382683f, -0.382683f, -0.923880f, -0.923880f, -0.382683f,  0.382683f,  0.923880f },
-    {  0.831470f, -0.195090f, -0.980785f, -0.555570f,  0.555570f,  0.980785f,  0.195090f, -0.831470f },
-    {  0.707107f, -0.707107f, -0.707107f,  0.707107f,  0.707107f, -0.707107f, -0.707107f,  0.707107f },
-    {  0.555570f, -0.980785f,  0.195090f,  0.831470f, -0.831470f, -0.195090f,  0.980785f, -0.555570f },
-    {  0.382683f, -0.923880f,  0.923880f, -0.382683f, -0.382683f,  0.923880f, -0.923880f,  0.382683f },
-    {  0.195090f, -0.555570f,  0.831470f, -0.980785f,  0.980785f, -0.831470f,  0.555570f, -0.195090f },
-};
+/* Tt[j][i] = T[i][j]: a constant here (as T is not), from the same
+ * literals, so that the compiler may fold it into the code. */
+static const float Tt[8][8] = C63_DCT_TABLE_T;
 
 /* Scale factors (a_u) per column, applied as (c * a_u) * a_v. */
 static const float scale_u[8] = { C63_ISQRT2, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f };

@@ -479,14 +479,21 @@ static av_cold int init_entropy(AVCodecContext *avctx)
     return CHECK_CU(cu->cuStreamCreate(&s->copy_stream, CU_STREAM_NON_BLOCKING));
 }
 
-static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
+/* The formats the kernels read (CUDA frames: their sw_format): checked
+ * at init and for every frame, which may differ from the context. */
+static int check_format(AVCodecContext *avctx, enum AVPixelFormat fmt)
+{
+    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
+        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+/* The options and the input format, before anything is allocated. */
+static av_cold int check_input(AVCodecContext *avctx)
 {
     C63CudaEncContext *s = avctx->priv_data;
-    CudaFunctions *cu;
-    const C63Geometry *g = &s->geo;
-    enum AVPixelFormat sw_format = avctx->pix_fmt;
-    size_t coef_bytes, mv_bytes;
-    CUcontext dummy;
     int ret;
 
     if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0)
@@ -496,18 +503,17 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
             av_log(avctx, AV_LOG_ERROR, "CUDA frames need a hw_frames_ctx\n");
             return AVERROR(EINVAL);
         }
-        sw_format = ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->sw_format;
-        if (sw_format != AV_PIX_FMT_YUV420P && sw_format != AV_PIX_FMT_NV12 &&
-            sw_format != AV_PIX_FMT_YUVJ420P) {
-            av_log(avctx, AV_LOG_ERROR, "CUDA frames of %s are not supported: "
-                   "yuv420p or nv12 only\n", av_get_pix_fmt_name(sw_format));
-            return AVERROR(ENOSYS);
-        }
+        return check_format(avctx,
+                            ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->sw_format);
     }
+    return 0;
+}
 
-    if ((ret = init_device(avctx)) < 0)
-        return ret;
-    cu = s->cu;
+/* The geometry, the tables and the planes' places in the device buffers. */
+static av_cold void init_layout(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
 
     ff_c63_geometry(&s->geo, avctx->width, avctx->height);
     ff_c63_quant_tables(s->q, s->qp);
@@ -527,30 +533,46 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         s->in_off[p]     = s->in_size;
         s->in_size      += FFALIGN((size_t)cw * ch, 256);
     }
-    coef_bytes = s->total * sizeof(int16_t);
-    mv_bytes   = s->total / 64 * sizeof(C63MV);
+}
 
-    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
-        return ret;
+/* The streams, the module and its kernels (in the pushed context). */
+static av_cold int load_kernels(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    int ret;
 
     if ((ret = CHECK_CU(cu->cuStreamCreate(&s->stream,    CU_STREAM_NON_BLOCKING))) < 0 ||
         (ret = CHECK_CU(cu->cuStreamCreate(&s->up_stream, CU_STREAM_NON_BLOCKING))) < 0)
-        goto fail;
+        return ret;
     if ((ret = ff_cuda_load_module(avctx, s->hwctx, &s->module,
                                    ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
-        goto fail;
+        return ret;
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0)
-        goto fail;
+        return ret;
     for (int p = 0; p < 2; p++) {
         char name[16];
         snprintf(name, sizeof(name), "c63_me%d", C63_ME_NR(s->range[p]));
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_me[p], s->module, name))) < 0)
-            goto fail;
+            return ret;
     }
     for (int i = 0; i < NB_EC; i++)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_ec[i], s->module, ec_names[i]))) < 0)
-            goto fail;
+            return ret;
+    return 0;
+}
+
+/* The frame buffers on the device, cleared, the transform's parameters and
+ * the entropy coder's buffers (in the pushed context). */
+static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    const C63Geometry *g = &s->geo;
+    size_t coef_bytes = s->total * sizeof(int16_t);
+    size_t mv_bytes   = s->total / 64 * sizeof(C63MV);
+    int ret;
 
     if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_orig,     s->total)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_recon[0], s->total)))   < 0 ||
@@ -558,9 +580,9 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_coef,     coef_bytes))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mv,       mv_bytes)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0)
-        goto fail;
+        return ret;
     if ((ret = init_entropy(avctx)) < 0)
-        goto fail;
+        return ret;
     s->enc_grid  = c63_enc_layout(&s->encp, g->w, g->h);
     s->encp.coef = s->d_coef;
     s->encp.mv   = s->d_mv;
@@ -572,36 +594,61 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[1], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_mv, 0, mv_bytes, s->stream)))       < 0 ||
         (ret = CHECK_CU(cu->cuMemcpyHtoD(s->d_q, s->q, sizeof(s->q))))               < 0)
-        goto fail;
+        return ret;
+    return 0;
+}
 
-    for (int i = 0; i < s->depth; i++) {
-        C63CudaSlot *sl = &s->slot[i];
-        if ((ret = alloc_host(avctx, s, (void **)&sl->in_host, s->in_size)) < 0 ||
-            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_in, s->in_size))) < 0 ||
-            (ret = CHECK_CU(cu->cuEventCreate(&sl->ev_in, CU_EVENT_DISABLE_TIMING))) < 0)
+/* The buffers and events of one slot of the pipeline (in the pushed
+ * context). */
+static av_cold int alloc_slot(AVCodecContext *avctx, C63CudaSlot *sl)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    int ret;
+
+    if ((ret = alloc_host(avctx, s, (void **)&sl->in_host, s->in_size)) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_in, s->in_size))) < 0 ||
+        (ret = CHECK_CU(cu->cuEventCreate(&sl->ev_in, CU_EVENT_DISABLE_TIMING))) < 0)
+        return ret;
+    for (int e = 0; e < 2; e++)
+        if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_up[e],
+                                s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
+            return ret;
+    if ((ret = alloc_host(avctx, s, (void **)&sl->info_host, sizeof(*sl->info_host))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_pkt, s->max_pkt))) < 0)
+        return ret;
+    for (int e = 0; e <= NB_STAGES; e++)
+        if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev[e],
+                                s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
+            return ret;
+    for (int e = 0; e < 2; e++)
+        if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_copy[e],
+                                s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
+            return ret;
+    sl->frame = av_frame_alloc();
+    sl->pkt   = av_packet_alloc();
+    if (!sl->frame || !sl->pkt)
+        return AVERROR(ENOMEM);
+    return 0;
+}
+
+/* Everything on the device, in the encoder's CUDA context. */
+static av_cold int init_gpu(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    CUcontext dummy;
+    int ret;
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+        return ret;
+
+    if ((ret = load_kernels(avctx)) < 0 ||
+        (ret = alloc_frame_buffers(avctx)) < 0)
+        goto fail;
+    for (int i = 0; i < s->depth; i++)
+        if ((ret = alloc_slot(avctx, &s->slot[i])) < 0)
             goto fail;
-        for (int e = 0; e < 2; e++)
-            if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_up[e],
-                                    s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
-                goto fail;
-        if ((ret = alloc_host(avctx, s, (void **)&sl->info_host, sizeof(*sl->info_host))) < 0 ||
-            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_pkt, s->max_pkt))) < 0)
-            goto fail;
-        for (int e = 0; e <= NB_STAGES; e++)
-            if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev[e],
-                                    s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
-                goto fail;
-        for (int e = 0; e < 2; e++)
-            if ((ret = CHECK_CU(cu->cuEventCreate(&sl->ev_copy[e],
-                                    s->collect_stats ? 0 : CU_EVENT_DISABLE_TIMING))) < 0)
-                goto fail;
-        sl->frame = av_frame_alloc();
-        sl->pkt   = av_packet_alloc();
-        if (!sl->frame || !sl->pkt) {
-            ret = AVERROR(ENOMEM);
-            goto fail;
-        }
-    }
     if (!(s->frame = av_frame_alloc())) {
         ret = AVERROR(ENOMEM);
         goto fail;
@@ -610,12 +657,17 @@ static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 
 fail:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
-    s->since_key = avctx->gop_size;
-    if (ret < 0)
-        return ret;
+    return ret;
+}
 
+/* The packer thread (none without threads: the frames are then coded on
+ * the calling thread). */
+static av_cold int start_packer(AVCodecContext *avctx)
+{
 #if HAVE_THREADS
-    /* Without a packer thread the frames are coded on the calling thread. */
+    C63CudaEncContext *s = avctx->priv_data;
+    int ret;
+
     if ((ret = AVERROR(pthread_mutex_init(&s->lock, NULL))))
         return ret;
     if ((ret = AVERROR(pthread_cond_init(&s->cond, NULL)))) {
@@ -633,13 +685,20 @@ fail:
     return 0;
 }
 
-static int check_format(AVCodecContext *avctx, enum AVPixelFormat fmt)
+static av_cold int c63_cuda_encode_init(AVCodecContext *avctx)
 {
-    if (fmt != AV_PIX_FMT_YUV420P && fmt != AV_PIX_FMT_YUVJ420P && fmt != AV_PIX_FMT_NV12) {
-        av_log(avctx, AV_LOG_ERROR, "Unsupported input format %s\n", av_get_pix_fmt_name(fmt));
-        return AVERROR(EINVAL);
-    }
-    return 0;
+    C63CudaEncContext *s = avctx->priv_data;
+    int ret;
+
+    if ((ret = check_input(avctx)) < 0 ||
+        (ret = init_device(avctx)) < 0)
+        return ret;
+    init_layout(avctx);
+    ret = init_gpu(avctx);
+    s->since_key = avctx->gop_size;
+    if (ret < 0)
+        return ret;
+    return start_packer(avctx);
 }
 
 /* Input planes on the device: CUDA frames as they are, system-memory
@@ -877,12 +936,9 @@ static int c63_cuda_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
     return take_packet(avctx, pkt, s->eof || s->nb_inflight == s->depth);
 }
 
-static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
+/* Stops the packer thread, if it runs. */
+static av_cold void stop_packer(C63CudaEncContext *s)
 {
-    C63CudaEncContext *s = avctx->priv_data;
-    CudaFunctions *cu = s->cu;
-    CUcontext dummy;
-
 #if HAVE_THREADS
     if (s->packer_started) {
         pthread_mutex_lock(&s->lock);
@@ -895,76 +951,104 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
         s->packer_started = 0;
     }
 #endif
+}
 
-    if (s->nb_frames) {
-        double total = 0, compute = 0;
-        int level = s->stats_gpu ? AV_LOG_INFO : AV_LOG_VERBOSE;
-        for (int i = 0; i < NB_STATS; i++)
-            total += s->stage_ms[i];
-        for (int i = STAGE_CONVERT; i <= STAGE_ENTROPY; i++)
-            compute += s->stage_ms[i];
-        av_log(avctx, level, "GPU time over %"PRId64" frames:\n", s->nb_frames);
-        /* the upload first: it is the first stage of a frame */
-        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[STAGE_UPLOAD],
-               s->stage_ms[STAGE_UPLOAD], s->stage_ms[STAGE_UPLOAD] / s->nb_frames);
-        for (int i = 0; i < NB_STAGES; i++)
-            av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[i],
-                   s->stage_ms[i], s->stage_ms[i] / s->nb_frames);
-        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n",
-               "compute stream", compute, compute / s->nb_frames,
-               compute > 0 ? 1000.0 * s->nb_frames / compute : 0.0);
-        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n", "all",
-               total, total / s->nb_frames, total > 0 ? 1000.0 * s->nb_frames / total : 0.0);
-    }
+/* The GPU time of each stage over the frames coded, if any. */
+static av_cold void log_stats(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    double total = 0, compute = 0;
+    int level = s->stats_gpu ? AV_LOG_INFO : AV_LOG_VERBOSE;
 
-    if (s->hwctx && cu) {
-        cu->cuCtxPushCurrent(s->hwctx->cuda_ctx);
-        if (s->stream)
-            cu->cuStreamSynchronize(s->stream);
-        if (s->up_stream)
-            cu->cuStreamSynchronize(s->up_stream);
-        for (int i = 0; i < MAX_DEPTH; i++) {
-            C63CudaSlot *sl = &s->slot[i];
-            free_host(s, (void **)&sl->in_host);
-            if (sl->d_in)
-                cu->cuMemFree(sl->d_in);
-            if (sl->ev_in)
-                cu->cuEventDestroy(sl->ev_in);
-            for (int e = 0; e < 2; e++)
-                if (sl->ev_up[e])
-                    cu->cuEventDestroy(sl->ev_up[e]);
-            free_host(s, (void **)&sl->info_host);
-            free_host(s, (void **)&sl->pkt_host);
-            if (sl->d_pkt)
-                cu->cuMemFree(sl->d_pkt);
-            for (int e = 0; e <= NB_STAGES; e++)
-                if (sl->ev[e])
-                    cu->cuEventDestroy(sl->ev[e]);
-            for (int e = 0; e < 2; e++)
-                if (sl->ev_copy[e])
-                    cu->cuEventDestroy(sl->ev_copy[e]);
-            av_frame_free(&sl->frame);
-            av_packet_free(&sl->pkt);
-        }
-        if (s->d_orig)     cu->cuMemFree(s->d_orig);
-        if (s->d_recon[0]) cu->cuMemFree(s->d_recon[0]);
-        if (s->d_recon[1]) cu->cuMemFree(s->d_recon[1]);
-        if (s->d_coef)     cu->cuMemFree(s->d_coef);
-        if (s->d_mv)       cu->cuMemFree(s->d_mv);
-        if (s->d_q)        cu->cuMemFree(s->d_q);
-        if (s->d_ec)       cu->cuMemFree(s->d_ec);
-        if (s->copy_stream) {
-            cu->cuStreamSynchronize(s->copy_stream);
-            cu->cuStreamDestroy(s->copy_stream);
-        }
-        if (s->up_stream)
-            cu->cuStreamDestroy(s->up_stream);
-        if (s->stream)
-            cu->cuStreamDestroy(s->stream);
-        if (s->module)
-            cu->cuModuleUnload(s->module);
-        cu->cuCtxPopCurrent(&dummy);
+    if (!s->nb_frames)
+        return;
+    for (int i = 0; i < NB_STATS; i++)
+        total += s->stage_ms[i];
+    for (int i = STAGE_CONVERT; i <= STAGE_ENTROPY; i++)
+        compute += s->stage_ms[i];
+    av_log(avctx, level, "GPU time over %"PRId64" frames:\n", s->nb_frames);
+    /* the upload first: it is the first stage of a frame */
+    av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[STAGE_UPLOAD],
+           s->stage_ms[STAGE_UPLOAD], s->stage_ms[STAGE_UPLOAD] / s->nb_frames);
+    for (int i = 0; i < NB_STAGES; i++)
+        av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame\n", stage_names[i],
+               s->stage_ms[i], s->stage_ms[i] / s->nb_frames);
+    av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n",
+           "compute stream", compute, compute / s->nb_frames,
+           compute > 0 ? 1000.0 * s->nb_frames / compute : 0.0);
+    av_log(avctx, level, "  %-26s %10.3f ms total %8.3f ms/frame (%.1f fps)\n", "all",
+           total, total / s->nb_frames, total > 0 ? 1000.0 * s->nb_frames / total : 0.0);
+}
+
+/* The buffers and events of one slot (in the pushed context). */
+static av_cold void free_slot(C63CudaEncContext *s, C63CudaSlot *sl)
+{
+    CudaFunctions *cu = s->cu;
+
+    free_host(s, (void **)&sl->in_host);
+    if (sl->d_in)
+        cu->cuMemFree(sl->d_in);
+    if (sl->ev_in)
+        cu->cuEventDestroy(sl->ev_in);
+    for (int e = 0; e < 2; e++)
+        if (sl->ev_up[e])
+            cu->cuEventDestroy(sl->ev_up[e]);
+    free_host(s, (void **)&sl->info_host);
+    free_host(s, (void **)&sl->pkt_host);
+    if (sl->d_pkt)
+        cu->cuMemFree(sl->d_pkt);
+    for (int e = 0; e <= NB_STAGES; e++)
+        if (sl->ev[e])
+            cu->cuEventDestroy(sl->ev[e]);
+    for (int e = 0; e < 2; e++)
+        if (sl->ev_copy[e])
+            cu->cuEventDestroy(sl->ev_copy[e]);
+    av_frame_free(&sl->frame);
+    av_packet_free(&sl->pkt);
+}
+
+/* Everything on the device, once its streams are idle, in the encoder's
+ * CUDA context. */
+static av_cold void free_gpu(C63CudaEncContext *s)
+{
+    CudaFunctions *cu = s->cu;
+    CUcontext dummy;
+
+    cu->cuCtxPushCurrent(s->hwctx->cuda_ctx);
+    if (s->stream)
+        cu->cuStreamSynchronize(s->stream);
+    if (s->up_stream)
+        cu->cuStreamSynchronize(s->up_stream);
+    for (int i = 0; i < MAX_DEPTH; i++)
+        free_slot(s, &s->slot[i]);
+    if (s->d_orig)     cu->cuMemFree(s->d_orig);
+    if (s->d_recon[0]) cu->cuMemFree(s->d_recon[0]);
+    if (s->d_recon[1]) cu->cuMemFree(s->d_recon[1]);
+    if (s->d_coef)     cu->cuMemFree(s->d_coef);
+    if (s->d_mv)       cu->cuMemFree(s->d_mv);
+    if (s->d_q)        cu->cuMemFree(s->d_q);
+    if (s->d_ec)       cu->cuMemFree(s->d_ec);
+    if (s->copy_stream) {
+        cu->cuStreamSynchronize(s->copy_stream);
+        cu->cuStreamDestroy(s->copy_stream);
     }
+    if (s->up_stream)
+        cu->cuStreamDestroy(s->up_stream);
+    if (s->stream)
+        cu->cuStreamDestroy(s->stream);
+    if (s->module)
+        cu->cuModuleUnload(s->module);
+    cu->cuCtxPopCurrent(&dummy);
+}
+
+static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+
+    stop_packer(s);
+    log_stats(avctx);
+    if (s->hwctx && s->cu)
+        free_gpu(s);
     memset(s->slot, 0, sizeof(s->slot));
     s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = 0;
     s->d_ec = 0;

@@ -32,8 +32,8 @@
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/decode.h"
 
-#include "framediff.h"
-#include "framediff_list.h"
+#include "framediff_stream.h"
+#include "difflist.h"
 
 typedef struct FrameDiffDecContext {
     FrameDiffGeometry g;

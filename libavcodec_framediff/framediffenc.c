@@ -38,8 +38,8 @@
 #include "libavcodec/encode.h"
 #include "libavcodec/hwconfig.h"
 
-#include "framediff.h"
-#include "framediff_list.h"
+#include "framediff_stream.h"
+#include "difflist.h"
 
 typedef struct FrameDiffEncContext {
     const AVClass *class;

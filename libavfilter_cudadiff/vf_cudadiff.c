@@ -39,7 +39,7 @@
 #include "libavfilter/cuda/load_helper.h"
 
 #include "libavfilter/cudadiff/cuda_input.h"
-#include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cudadiff/diffcommon.h"
 #include "libavfilter/cuda_kernels/cudadiff.h"
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)

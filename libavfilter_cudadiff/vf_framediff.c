@@ -19,7 +19,7 @@
 /**
  * @file
  * Send only the bytes that changed by more than a threshold, keeping the
- * picture the receiver shows (software twin of cudadiff).
+ * picture the receiver shows (CPU twin of cudadiff).
  */
 
 #include <string.h>
@@ -35,7 +35,7 @@
 #include "libavfilter/formats.h"
 #include "libavfilter/video.h"
 
-#include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cudadiff/diffcommon.h"
 #include "libavfilter/cuda_kernels/cudadiff.h"
 
 typedef struct FrameDiffContext {

@@ -42,7 +42,7 @@
 #include "libavfilter/formats.h"
 #include "libavfilter/video.h"
 
-#include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cudadiff/diffcommon.h"
 
 typedef struct FrameDiffApplyContext {
     const AVClass *class;

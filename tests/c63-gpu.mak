@@ -48,7 +48,7 @@ fate-c63-cuda-opt-odd-size:   CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=25,t
 # about 1.8 MB each.
 define C63_GPU_EC_TEST
 FATE_C63_GPU_EC += fate-c63-cuda-ec-$(2)-$(1)
-fate-c63-cuda-ec-$(2)-$(1): CMD = $$(C63_GPU_TEST) samevec $(1) $$(C63_TWIN_OPT_$(2))
+fate-c63-cuda-ec-$(2)-$(1): CMD = $$(C63_GPU_TEST) samevec $(1) $$(C63_EC_OPT_$(2))
 endef
 $(foreach o,q1 q25 q50 g1,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_EC_TEST,$(v),$(o)))))
 FATE_C63_GPU_EC += fate-c63-cuda-ec-noise-q50-1080p

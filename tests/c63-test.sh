@@ -25,7 +25,7 @@ enc)        # encoded md5 from the stored input (reference encoder's md5)
     xz -dc "$SAMPLES/$name.yuv.xz" |
         ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - -c:v c63 "$@" -f c63 - | md5
     ;;
-twin)       # tests/ectwin: c63_cuda's GPU entropy coder run serially on the
+ecserial)   # tests/ecserial: c63_cuda's GPU entropy coder run serially on the
             # CPU, on the coefficients and vectors of the c63 encoder's row
             # coding, for a stored vector (or a lavfi source: NAME with a
             # '=', then its size) and options; it fails where a packet is
@@ -37,8 +37,8 @@ twin)       # tests/ectwin: c63_cuda's GPU entropy coder run serially on the
     *)   size=$(size_of "$name")
          xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1 ;;
     esac
-    "$run" "$@" -O "$TMP/twin.c63" "$TMP/in.yuv" "$size" || exit 1
-    md5 < "$TMP/twin.c63"
+    "$run" "$@" -O "$TMP/serial.c63" "$TMP/in.yuv" "$size" || exit 1
+    md5 < "$TMP/serial.c63"
     ;;
 remux)      # c63 -> container -> c63 gives back the same bytes
     name=$1 fmt=$2

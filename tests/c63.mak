@@ -116,35 +116,35 @@ fate-c63-refuse-gop-0:       CMD = $(C63_TEST) refuse testsrc2=s=32x32 -g 0
 fate-c63-refuse-me-range-65: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -me_range 65
 fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
 
-# ectwin: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
-# (c63twin.h) on the coefficients and vectors of the c63 encoder's row
+# ecserial: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
+# (c63ec_serial.h) on the coefficients and vectors of the c63 encoder's row
 # coding: every vector at quality 1, 25 and 50 and with -g 1, and odd
 # sizes. Each packet must be the CPU writer's, and the stream's md5 the
 # c63 encoder's (at quality 25 the reference encoder's, c63-enc-NAME:
 # REF, see fate.mak).
-tests/ectwin$(EXESUF): $(C63_TESTS)/ectwin.cpp $(C63_TESTS)/c63twin.h \
-                        $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h libavcodec/libavcodec.a libavutil/libavutil.a
+tests/ecserial$(EXESUF): $(C63_TESTS)/ecserial.cpp $(C63_TESTS)/c63ec_serial.h \
+                          $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
-C63_TWIN_OPT_q1  = -quality 1
-C63_TWIN_OPT_q25 = -quality 25
-C63_TWIN_OPT_q50 = -quality 50
-C63_TWIN_OPT_g1  = -g 1
-define C63_TWIN_TEST
-FATE_C63_TWIN += fate-c63-twin-$(2)-$(1)
-fate-c63-twin-$(2)-$(1): CMD = $$(C63_TEST) twin $$$$(target_path tests/ectwin$$(EXESUF)) $(1) $$(C63_TWIN_OPT_$(2))
+C63_EC_OPT_q1  = -quality 1
+C63_EC_OPT_q25 = -quality 25
+C63_EC_OPT_q50 = -quality 50
+C63_EC_OPT_g1  = -g 1
+define C63_ECSERIAL_TEST
+FATE_C63_ECSERIAL += fate-c63-ecserial-$(2)-$(1)
+fate-c63-ecserial-$(2)-$(1): CMD = $$(C63_TEST) ecserial $$$$(target_path tests/ecserial$$(EXESUF)) $(1) $$(C63_EC_OPT_$(2))
 endef
-$(foreach o,q1 q25 q50 g1,$(foreach v,$(C63_VECTORS),$(eval $(call C63_TWIN_TEST,$(v),$(o)))))
-FATE_C63_TWIN_Q25 = $(C63_VECTORS:%=fate-c63-twin-q25-%)
+$(foreach o,q1 q25 q50 g1,$(foreach v,$(C63_VECTORS),$(eval $(call C63_ECSERIAL_TEST,$(v),$(o)))))
+FATE_C63_ECSERIAL_Q25 = $(C63_VECTORS:%=fate-c63-ecserial-q25-%)
 # and odd sizes
-FATE_C63_TWIN_SIZE = $(C63_SIZES:%=fate-c63-twin-size-%)
-$(FATE_C63_TWIN_SIZE): CMD = $(C63_TEST) twin $$(target_path tests/ectwin$(EXESUF)) \
-    testsrc2=s=176x144:r=25,scale=$(subst x,:,$(@:fate-c63-twin-size-%=%)),trim=end_frame=5 \
-    $(@:fate-c63-twin-size-%=%) -quality 50
-FATE_C63_TWIN += $(FATE_C63_TWIN_SIZE)
-$(FATE_C63_TWIN): tests/ectwin$(EXESUF)
+FATE_C63_ECSERIAL_SIZE = $(C63_SIZES:%=fate-c63-ecserial-size-%)
+$(FATE_C63_ECSERIAL_SIZE): CMD = $(C63_TEST) ecserial $$(target_path tests/ecserial$(EXESUF)) \
+    testsrc2=s=176x144:r=25,scale=$(subst x,:,$(@:fate-c63-ecserial-size-%=%)),trim=end_frame=5 \
+    $(@:fate-c63-ecserial-size-%=%) -quality 50
+FATE_C63_ECSERIAL += $(FATE_C63_ECSERIAL_SIZE)
+$(FATE_C63_ECSERIAL): tests/ecserial$(EXESUF)
 
-FATE_C63_ALL += $(FATE_C63_DEC) $(FATE_C63_ENC) $(FATE_C63_TWIN) $(FATE_C63_REMUX) $(FATE_C63_BAD) \
+FATE_C63_ALL += $(FATE_C63_DEC) $(FATE_C63_ENC) $(FATE_C63_ECSERIAL) $(FATE_C63_REMUX) $(FATE_C63_BAD) \
                 $(FATE_C63_SIZE) $(FATE_C63_OPT) $(FATE_C63_REFUSE)
 
 # The same with the SIMD routines off (-cpuflags 0): the C code must give
@@ -161,7 +161,7 @@ FATE_C63_ALL += $(FATE_C63_CPU0)
 # checkc63: each optimised CPU routine against its reference on random input
 # (c63ref.h: the reference's float chain, so no multiply-add is fused).
 tests/checkc63$(EXESUF): $(C63_TESTS)/checkc63.cpp $(C63_TESTS)/c63_ec_frames.h $(C63_TESTS)/c63ref.h \
-                          $(C63_TESTS)/c63twin.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
+                          $(C63_TESTS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
                           libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz

@@ -1,6 +1,6 @@
 // Synthetic coded frames (coefficients and vectors) for the tests of the
-// GPU entropy coder: checkc63 (its C twin against the CPU writer) and
-// checkcuda (its kernels against the twin). Include after libavcodec's
+// GPU entropy coder: checkc63 (its serial coder against the CPU writer) and
+// checkcuda (its kernels against the serial coder). Include after libavcodec's
 // c63.h and c63enc.h.
 
 #ifndef TESTS_C63_EC_FRAMES_H

@@ -59,8 +59,6 @@ extern "C" {
 /* the CUDA built-ins bm_search() uses, for one thread */
 struct BMDim3 { unsigned x, y, z; };
 static BMDim3 threadIdx = { 0, 0, 0 }, blockDim = { 1, 1, 1 };
-#define __device__
-#define __forceinline__ inline
 #define __shared__ static
 #define __syncthreads() do { } while (0)
 static unsigned __shfl_down_sync(unsigned, unsigned v, int) { return v; }
@@ -80,7 +78,7 @@ static unsigned ffc_vsadu4_add(unsigned a, unsigned b, unsigned c)
     }
     return c;
 }
-#define BM_EMULATE 1
+#define KERNEL_EMULATE 1
 #include "libavfilter/cuda_kernels/block_match.h"
 #include "libavfilter/cuda_kernels/me_search.h"
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"

@@ -33,7 +33,7 @@ extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/c63_ec_frames.h"
 #include "tests/c63/c63ref.h"
-#include "tests/c63/c63twin.h"
+#include "tests/c63/c63ec_serial.h"
 
 static int passed, failed;
 static bool bench;
@@ -528,11 +528,11 @@ static void check_encoder_open()
 }
 
 // The GPU entropy coder's stages (kernels/c63_ec.h), run serially by
-// c63_twin_write_frame() (c63twin.h), against the CPU writer
+// c63ec_serial_write_frame() (c63ec_serial.h), against the CPU writer
 // (c63_write_frame()): the same packet, byte for byte, on synthetic
 // frames (c63_ec_frames.h), keyframes and inter frames, quality 1, 25 and
 // 50 tables.
-static void check_entropy_twin()
+static void check_entropy_serial()
 {
     struct Case { int w, h; CoefKind kind; };
     static const Case cases[] = {
@@ -549,7 +549,7 @@ static void check_entropy_twin()
     for (const Case &c : cases) {
         AVCodecContext *avctx = avcodec_alloc_context3(codec);
         C63Writer w = {};
-        C63TwinWriter tw = {};
+        C63ECSerialWriter tw = {};
         SynthFrame sf;
         bool ok = avctx && a && b;
         std::string detail;
@@ -566,7 +566,7 @@ static void check_entropy_twin()
             ff_c63_quant_tables(q, qps[(n + frame) % 3]);
             synth_frame(sf, c.w, c.h, c.kind, frame, rng);
             if (c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
-                c63_twin_write_frame(&tw, b, &sf.g, q, &sf.f) < 0) {
+                c63ec_serial_write_frame(&tw, b, &sf.g, q, &sf.f) < 0) {
                 ok = false;
                 detail = "coding failed";
             } else if (a->size != b->size || memcmp(a->data, b->data, a->size)) {
@@ -582,9 +582,9 @@ static void check_entropy_twin()
             av_packet_unref(b);
         }
         ff_c63_writer_free(&w);
-        c63_twin_writer_free(&tw);
+        c63ec_serial_writer_free(&tw);
         avcodec_free_context(&avctx);
-        std::string name = "entropy twin " + std::to_string(c.w) + "x" + std::to_string(c.h) +
+        std::string name = "entropy serial " + std::to_string(c.w) + "x" + std::to_string(c.h) +
                            " " + coef_kind_names[c.kind];
         report(name.c_str(), ok, detail);
         n++;
@@ -701,7 +701,7 @@ int main(int argc, char **argv)
     check_motion_search(mecc);
     check_me_search();
     check_encoder_open();
-    check_entropy_twin();
+    check_entropy_serial();
     if (bench)
         run_bench(mecc);
 

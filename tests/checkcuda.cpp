@@ -1,5 +1,5 @@
 /*
- * checkcuda: the c63_cuda kernels against their C twins
+ * checkcuda: the c63_cuda kernels against their CPU twins
  *
  * This file is part of FFmpeg.
  *
@@ -29,7 +29,7 @@
  * encoder's (ff_c63_motion_search, the DSP's add_pred/sub_pred), the
  * transcriptions of the reference transform in tests/c63ref.h (which
  * checkc63 checks the encoder's against); for the entropy
- * coder's kernels c63_ec_*, their C twin in tests/c63twin.h, itself
+ * coder's kernels c63_ec_*, the serial coder in tests/c63ec_serial.h, itself
  * compared with the CPU writer, c63_write_frame()). The first
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
@@ -91,7 +91,7 @@ extern const unsigned int ff_checkcuda_bench_ptx_len;
 #include "libavcodec/cuda_kernels/c63_ec.h"
 #include "tests/c63/c63_ec_frames.h"
 #include "tests/c63/c63ref.h"
-#include "tests/c63/c63twin.h"
+#include "tests/c63/c63ec_serial.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -571,13 +571,13 @@ static void test_encode(void)
 /* ------------------------------------------------------ entropy coding */
 
 /*
- * The GPU entropy coder, kernel by kernel, against its C twin
- * c63ec_code_frame_cpu() (tests/c63twin.h), and the twin's packet against
- * the CPU writer c63_write_frame(): synthetic frames (random, all-zero,
- * maximum magnitudes, ZRL chains, 0xFF-heavy, DC only), keyframes and
- * inter frames, 1x1 to 3840x2160. After each stage its output is compared
- * with the twin's: block lengths and bits, bit offsets and the frame's bit
- * count, the gathered words, the 0xFF prefix sums, the packet.
+ * The GPU entropy coder, kernel by kernel, against the serial coder
+ * c63ec_code_frame_cpu() (tests/c63ec_serial.h), and the serial coder's
+ * packet against the CPU writer c63_write_frame(): synthetic frames
+ * (random, all-zero, maximum magnitudes, ZRL chains, 0xFF-heavy, DC only),
+ * keyframes and inter frames, 1x1 to 3840x2160. After each stage its output is compared
+ * with the serial coder's: block lengths and bits, bit offsets and the
+ * frame's bit count, the gathered words, the 0xFF prefix sums, the packet.
  */
 
 /* Launch kernel k as the encoder does. */
@@ -605,7 +605,7 @@ template <class T> static std::string first_diff(const char *what, const T *a, c
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i]) {
             char buf[160];
-            snprintf(buf, sizeof(buf), "%s: first difference at %zu of %zu: gpu %llu, twin %llu",
+            snprintf(buf, sizeof(buf), "%s: first difference at %zu of %zu: gpu %llu, serial %llu",
                      what, i, n, (unsigned long long)a[i], (unsigned long long)b[i]);
             return buf;
         }
@@ -667,7 +667,7 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     ff_c63_quant_tables(q, qp);
     ff_c63_init_huff_codes();   /* before the tables are copied, not by the encoder's open */
 
-    /* the twin, in host memory */
+    /* the serial coder, in host memory */
     memset(&hp, 0, sizeof(hp));
     uint64_t work = c63ec_init_params(&hp, g.mb_w, g.mb_h, 0);
     std::vector<uint64_t> host((work + c63ec_max_packet(hp.nblocks)) / 8 + 1, 0);
@@ -682,14 +682,14 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     const C63ECInfo hinfo = *(const C63ECInfo *)(uintptr_t)hp.info;
     const uint8_t *hpkt = (const uint8_t *)(uintptr_t)hp.pkt;
 
-    /* the twin against the CPU writer */
+    /* the serial coder against the CPU writer */
     AVCodecContext *avctx = open_c63(w, h);
     AVPacket *pkt = av_packet_alloc();
     C63Writer cw = {};
     if (!avctx || !pkt || c63_write_frame(avctx, &cw, pkt, &g, q, &sf.f) < 0)
         detail = "the CPU writer failed";
     else if ((uint64_t)pkt->size != hinfo.size || memcmp(pkt->data, hpkt, pkt->size))
-        detail = "the twin's packet is not the CPU writer's (sizes " +
+        detail = "the serial coder's packet is not the CPU writer's (sizes " +
                  std::to_string(hinfo.size) + ", " + std::to_string(pkt->size) + ")";
     ff_c63_writer_free(&cw);
     av_packet_free(&pkt);
@@ -745,7 +745,7 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     if (detail.empty()) {
         std::vector<C63ECInfo> info = down<C63ECInfo>(dp.info, 1);
         if (info[0].size != hinfo.size) {
-            detail = "c63_ec_stuff: packet size " + std::to_string(info[0].size) + ", twin " +
+            detail = "c63_ec_stuff: packet size " + std::to_string(info[0].size) + ", serial coder " +
                      std::to_string(hinfo.size);
         } else {
             std::vector<uint8_t> out = down<uint8_t>(dp.pkt, hinfo.size);
@@ -769,7 +769,7 @@ static void test_entropy(void)
     };
     static const int qps[] = { 1, 25, 50 };
     int n = 0;
-    printf("c63_ec_* kernels against their C twin (and the twin against the CPU writer):\n");
+    printf("c63_ec_* kernels against the serial coder (and it against the CPU writer):\n");
     for (const Case &c : cases)
         for (int frame = 0; frame < 4; frame++)
             test_entropy_case(c.w, c.h, c.kind, frame, qps[n++ % 3]);
@@ -1161,7 +1161,7 @@ static void bench(void)
 /* ----------------------------------------------------------- drawtext */
 
 /*
- * drawtext_cuda's kernel against its C twin dtc_draw_cpu() (whose
+ * drawtext_cuda's kernel against its CPU twin dtc_draw_cpu() (whose
  * agreement with drawutils checkdrawtext shows on the CPU): random
  * pictures, atlases and operation lists, clipped by the filter's own
  * dtc_rect_op/dtc_mask_op, launched as the filter launches it; more than
@@ -1222,7 +1222,7 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
         ops.push_back(op);
     }
 
-    /* the C twin */
+    /* the CPU twin */
     for (int c = 0; c < desc->nb_components; c++)
         ch[c].data = (uintptr_t)(twin[desc->comp[c].plane].data() + desc->comp[c].offset);
     dtc_draw_cpu(ch, desc->nb_components, ops.data(), (int)ops.size(), atlas.data());
@@ -1270,7 +1270,7 @@ static void test_drawtext_case(enum AVPixelFormat fmt, int w, int h, int nb_ops)
             for (size_t i = 0; i < got[pl].size(); i++)
                 if (got[pl][i] != twin[pl][i]) {
                     char b[160];
-                    snprintf(b, sizeof(b), "plane %d byte %zu (line %zu): kernel %d, C twin %d, input %d",
+                    snprintf(b, sizeof(b), "plane %d byte %zu (line %zu): kernel %d, CPU twin %d, input %d",
                              pl, i % linesize[pl], i / linesize[pl], got[pl][i], twin[pl][i], pic[pl][i]);
                     detail = b;
                     break;

@@ -1,5 +1,5 @@
 /*
- * checkdrawtext: drawtext_cuda's per-sample blending (the C twin of its
+ * checkdrawtext: drawtext_cuda's per-sample blending (the CPU twin of its
  * kernel) against drawutils
  *
  * This file is part of FFmpeg.

@@ -1,6 +1,6 @@
 /*
  * checkframediff: the framediff decoder against hostile packets, and the
- * lists' software code (the CUDA kernel's C twin) against a plain model
+ * lists' software code (the CUDA kernel's CPU twin) against a plain model
  *
  * This file is part of FFmpeg.
  *
@@ -24,7 +24,7 @@
  *
  * 1. For several formats and odd sizes, random pictures are differenced by
  *    ff_framediff_list_make() (the bitmap placed by cudadiff_bitmap_or(),
- *    the C twin of the kernel's) and the list compared with one made by a
+ *    the CPU twin of the kernel's) and the list compared with one made by a
  *    plain model of libavutil/framediff.h (bit q & 7 of byte q >> 3 of the
  *    plane's bitmap; values in order), then checked and applied.
  * 2. The decoder gets a stream of valid packets with hostile ones among
@@ -68,8 +68,8 @@
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 
-#include "libavcodec/framediff/framediff.h"
-#include "libavcodec/framediff/framediff_list.h"
+#include "libavcodec/framediff/framediff_stream.h"
+#include "libavcodec/framediff/difflist.h"
 
 static int pass, fail;
 static uint32_t seed = 1;

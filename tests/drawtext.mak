@@ -149,10 +149,10 @@ FATE_DRAWTEXT_CPU += fate-drawtext-filterrun-input
 fate-drawtext-cuda-help:      CMD = $(DRAWTEXT_SH) help $$(target_path ffmpeg)
 fate-drawtext-cuda-swframes:  CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=yuv420p,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x"
 fate-drawtext-cuda-badexpr-cpu: CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x:fontsize=12+*"
-fate-drawtext-cuda-twinkernel: CMD = run checkdrawtext
+fate-drawtext-cuda-kernelcpu: CMD = run checkdrawtext
 FATE_DRAWTEXT_CPU += fate-drawtext-cuda-help fate-drawtext-cuda-swframes \
                      fate-drawtext-cuda-badexpr-cpu \
-                     fate-drawtext-cuda-twinkernel
+                     fate-drawtext-cuda-kernelcpu
 
 # With a GPU only: errors found when the filter is configured.
 fate-drawtext-cuda-badformat: CMD = $(DRAWTEXT_SH) error $$(target_path ffmpeg) "testsrc2=s=64x48:r=5:d=1" "format=p010le,hwupload_cuda,drawtext_cuda=$(DRAWTEXT_FONT_OPT):text=x"

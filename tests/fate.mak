@@ -19,8 +19,8 @@ $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
 $(FATE_C63_CPU0): REF = $(C63_TESTS)/ref/c63-$(@:fate-c63-cpu0-%=%)
 # Every thread count decodes to the single decoder reference.
 $(FATE_C63_DECT): REF = $(C63_TESTS)/ref/c63-dec-$(@:fate-c63-dec-threads-%=%)
-# The GPU coder's twin at the default quality gives the reference encoder's stream.
-$(FATE_C63_TWIN_Q25): REF = $(C63_TESTS)/ref/c63-enc-$(@:fate-c63-twin-q25-%=%)
+# The GPU coder run serially at the default quality gives the reference encoder's stream.
+$(FATE_C63_ECSERIAL_Q25): REF = $(C63_TESTS)/ref/c63-enc-$(@:fate-c63-ecserial-q25-%=%)
 
 # After the generic REF above: its tests set REF of their own.
 include $(C63_TESTS)/c63-gpu.mak

@@ -20,12 +20,14 @@ tests/mvdump$(EXESUF): $(C63_TESTS)/mvdump.c libavfilter/libavfilter.a libswscal
 tests/checkbm$(EXESUF): $(C63_TESTS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_kernels/block_match.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/mestimate_cuda.h \
+                        $(SRC_PATH)/libavfilter/cuda_kernels/kernel_func.h \
                         libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++11 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)
 
 # tests/checkme: the kernel's search code (me_search.h) against ff_me_search_*.
 tests/checkme$(EXESUF): $(C63_TESTS)/checkme.c $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
+                        $(SRC_PATH)/libavfilter/cuda_kernels/kernel_func.h \
                         libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)

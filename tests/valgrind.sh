@@ -55,7 +55,7 @@ vg "framediff + framediffapply" ok   $FF -f lavfi -i testsrc2=s=64x48:r=25 -fram
     -vf "format=yuv420p,framediff=threshold=10:refresh=2:mode=diff,framediffapply" -f null -
 vg "framediff, 2 threads, rgb24" ok  $FF -f lavfi -i testsrc2=s=33x17:r=25 -frames:v 3 \
     -vf "format=rgb24,framediff=mode=mask" -f null -
-vg "encode tiny, GPU coder's twin" ok "$BUILD/obj/tests/ectwin" -O "$TMP/t.c63" "$TMP/tiny.yuv" 16x16
+vg "encode tiny, GPU coder run serially" ok "$BUILD/obj/tests/ecserial" -O "$TMP/t.c63" "$TMP/tiny.yuv" 16x16
 vg "framediff codec, encode"   ok    $FF -f lavfi -i testsrc2=s=64x48:r=25 -frames:v 6 \
     -vf format=yuv420p -c:v framediff -g 3 -f nut "$TMP/x.nut"
 vg "framediff codec, decode"   ok    $FF -i "$TMP/x.nut" -f framecrc -

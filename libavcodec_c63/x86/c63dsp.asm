@@ -31,27 +31,14 @@
 
 SECTION_RODATA 32
 
-; 32-byte constants (aligned, for mova) first, then the smaller ones.
-
 ; The reference's DCT basis T[i][j] (docs/c63-format.md section 6.5), row i
-; at 32 * i.
-c63_dct_t:  dd 1.0,  0.980785,  0.923880,  0.831470,  0.707107,  0.555570,  0.382683,  0.195090
-            dd 1.0,  0.831470,  0.382683, -0.195090, -0.707107, -0.980785, -0.923880, -0.555570
-            dd 1.0,  0.555570, -0.382683, -0.980785, -0.707107,  0.195090,  0.923880,  0.831470
-            dd 1.0,  0.195090, -0.923880, -0.555570,  0.707107,  0.831470, -0.382683, -0.980785
-            dd 1.0, -0.195090, -0.923880,  0.555570,  0.707107, -0.831470, -0.382683,  0.980785
-            dd 1.0, -0.555570, -0.382683,  0.980785, -0.707107, -0.195090,  0.923880, -0.831470
-            dd 1.0, -0.831470,  0.382683,  0.195090, -0.707107,  0.980785, -0.923880,  0.555570
-            dd 1.0, -0.980785,  0.923880, -0.831470,  0.707107, -0.555570,  0.382683, -0.195090
-; Its transpose, Tt[j][i] = T[i][j].
-c63_dct_tt: dd 1.0,       1.0,       1.0,       1.0,       1.0,       1.0,       1.0,       1.0
-            dd 0.980785,  0.831470,  0.555570,  0.195090, -0.195090, -0.555570, -0.831470, -0.980785
-            dd 0.923880,  0.382683, -0.382683, -0.923880, -0.923880, -0.382683,  0.382683,  0.923880
-            dd 0.831470, -0.195090, -0.980785, -0.555570,  0.555570,  0.980785,  0.195090, -0.831470
-            dd 0.707107, -0.707107, -0.707107,  0.707107,  0.707107, -0.707107, -0.707107,  0.707107
-            dd 0.555570, -0.980785,  0.195090,  0.831470, -0.831470, -0.195090,  0.980785, -0.555570
-            dd 0.382683, -0.923880,  0.923880, -0.382683, -0.382683,  0.923880, -0.923880,  0.382683
-            dd 0.195090, -0.555570,  0.831470, -0.980785,  0.980785, -0.831470,  0.555570, -0.195090
+; at 32 * i, and its transpose Tt[j][i] = T[i][j]: the C tables of
+; c63data.c (32-byte aligned), built from the literals of
+; cuda_kernels/c63_dct.h.
+cextern c63_dct_lookup
+cextern c63_dct_transposed
+
+; 32-byte constants (aligned, for mova) first, then the smaller ones.
 
 ; The scale a_u (by column u) and a_v (by row v) of each zigzag position:
 ; 1/sqrt(2) (the reference's 0.70710678118654f) where u (v) is 0, else 1.
@@ -462,12 +449,12 @@ cglobal c63_fdct_quant, 3, 3, 16, 256, coef, res, q
     movu  [rsp + 32 * v_r], m0
 %assign v_r v_r+1
 %endrep
-    PASS_ROWS c63_dct_t
+    PASS_ROWS c63_dct_lookup
     ; Z[i] = sum_j Y[j] * T[j][i]; scaled, (z * a_u) * a_v, and stored
     vbroadcastss   m13, [c63_isqrt2]
 %assign v_i 0
 %rep 8
-    PASS_COL c63_dct_t, v_i
+    PASS_COL c63_dct_lookup, v_i
     mulps          m14, [c63_scale_row]
 %if v_i == 0
     mulps          m14, m13
@@ -564,7 +551,7 @@ DEF_TABLE ZZI_, \
     vbroadcastss   m13, [c63_int16_max]
 %assign v_i 0
 %rep 8
-    PASS_COL c63_dct_tt, v_i, %1
+    PASS_COL c63_dct_transposed, v_i, %1
     maxps          m14, m12
     minps          m14, m13
     cvttps2dq      m14, m14
@@ -618,7 +605,7 @@ DEF_TABLE ZZI_, \
     movu  [rsp + 32 * v_g], m0
 %assign v_g v_g+1
 %endrep
-    PASS_ROWS c63_dct_tt, %1
+    PASS_ROWS c63_dct_transposed, %1
     IDCT_COLS %1
 %endmacro
 

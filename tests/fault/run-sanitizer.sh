@@ -6,7 +6,7 @@
 #
 # DIR holds ffmpeg and checkcuda (a GPU bundle). Each TOOL (default:
 # memcheck racecheck initcheck synccheck) runs over checkcuda --small (every
-# kernel against its C twin on random and edge input, cases up to 176x144)
+# kernel against its CPU twin on random and edge input, cases up to 176x144)
 # and over representative ffmpeg runs at an odd size: c63_cuda from system
 # memory and from CUDA frames (yuv420p and NV12), at depth 1 and 4; cudadiff in each mode on a
 # packed and a planar format; drawtext_cuda with box, border, shadow and

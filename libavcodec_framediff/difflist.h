@@ -26,8 +26,8 @@
  * of the bits in the bitmap is the CUDA kernel's (cuda_kernels/cudadiff.h).
  */
 
-#ifndef AVCODEC_FRAMEDIFF_FRAMEDIFF_LIST_H
-#define AVCODEC_FRAMEDIFF_FRAMEDIFF_LIST_H
+#ifndef AVCODEC_FRAMEDIFF_DIFFLIST_H
+#define AVCODEC_FRAMEDIFF_DIFFLIST_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -404,4 +404,4 @@ static inline size_t ff_framediff_list_make(uint8_t *buf, uint8_t *recv,
     return ff_framediff_list_size(g, n);
 }
 
-#endif /* AVCODEC_FRAMEDIFF_FRAMEDIFF_LIST_H */
+#endif /* AVCODEC_FRAMEDIFF_DIFFLIST_H */

@@ -27,7 +27,7 @@
 #include "libavutil/log.h"
 #include "libavutil/pixdesc.h"
 
-#include "libavfilter/cudadiff/framediff.h"
+#include "libavfilter/cudadiff/diffcommon.h"
 
 int ff_framediff_format_is_8bit(enum AVPixelFormat fmt)
 {

@@ -1,5 +1,5 @@
 /*
- * ectwin: c63_cuda's GPU entropy coder, run on the CPU, on the c63
+ * ecserial: c63_cuda's GPU entropy coder, run on the CPU, on the c63
  * encoder's coefficients
  *
  * This file is part of FFmpeg.
@@ -20,7 +20,7 @@
  */
 
 /*
- * Usage: ectwin [-quality Q] [-g GOP] [-me_range R] -O OUTPUT INPUT WIDTHxHEIGHT
+ * Usage: ecserial [-quality Q] [-g GOP] [-me_range R] -O OUTPUT INPUT WIDTHxHEIGHT
  *
  * INPUT is raw yuv420p of the given size. Each picture is coded as the c63
  * encoder codes it, through the encoder's own row coding
@@ -29,14 +29,14 @@
  * coefficients and vectors are entropy-coded twice: by the c63 encoder's
  * CPU writer (ff_c63_write_begin(), _row(), _end()) and by c63_cuda's GPU
  * coder, the kernels' stages run serially on the CPU (both through
- * tests/c63twin.h).
- * The twin's packets are written to OUTPUT, one after the other: a .c63
+ * tests/c63ec_serial.h).
+ * The serial coder's packets are written to OUTPUT, one after the other: a .c63
  * stream, which must be the c63 encoder's (FATE compares its md5 with the
  * references). So the GPU coder's logic is checked on the encoder's real
  * data without a GPU.
  *
- * Prints to stderr "ectwin: N frames, the GPU coder's twin gives the CPU
- * writer's packets" and exits 0; when a packet of the twin differs from
+ * Prints to stderr "ecserial: N frames, the GPU coder run serially gives the CPU
+ * writer's packets" and exits 0; when a packet of the serial coder differs from
  * the writer's, says where and exits 1; on an error prints FFmpeg's
  * message and exits 1.
  */
@@ -57,13 +57,13 @@ extern "C" {
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
 }
-#include "tests/c63/c63twin.h"
+#include "tests/c63/c63ec_serial.h"
 
 static int fail(const char *what, int err)
 {
     char buf[AV_ERROR_MAX_STRING_SIZE];
     av_strerror(err, buf, sizeof(buf));
-    fprintf(stderr, "ectwin: %s: %s\n", what, buf);
+    fprintf(stderr, "ecserial: %s: %s\n", what, buf);
     return 1;
 }
 
@@ -157,12 +157,12 @@ int main(int argc, char **argv)
         return fail("frame", ret);
     FILE *in = fopen(in_path, "rb"), *out = fopen(out_path, "wb");
     if (!in || !out) {
-        fprintf(stderr, "ectwin: cannot open %s\n", in ? out_path : in_path);
+        fprintf(stderr, "ecserial: cannot open %s\n", in ? out_path : in_path);
         return 1;
     }
 
     C63Writer writer = {};
-    C63TwinWriter twin = {};
+    C63ECSerialWriter serial = {};
     int since_key = gop, cur = 0, n = 0;
     for (; !read_picture(in, frame); n++) {
         C63RowCoding c = {};
@@ -191,33 +191,33 @@ int main(int argc, char **argv)
 
         if ((ret = c63_write_frame(avctx, &writer, a, &g, q, &coded)) < 0)
             return fail("CPU writer", ret);
-        if ((ret = c63_twin_write_frame(&twin, b, &g, q, &coded)) < 0)
-            return fail("the GPU coder's twin", ret);
+        if ((ret = c63ec_serial_write_frame(&serial, b, &g, q, &coded)) < 0)
+            return fail("the GPU coder run serially", ret);
         if (a->size != b->size || memcmp(a->data, b->data, a->size)) {
             int i = 0;
             while (i < a->size && i < b->size && a->data[i] == b->data[i])
                 i++;
-            fprintf(stderr, "ectwin: frame %d (%s): the twin's packet of %d bytes is not the CPU "
+            fprintf(stderr, "ecserial: frame %d (%s): the serial coder's packet of %d bytes is not the CPU "
                     "writer's of %d: first difference at byte %d\n", n,
                     coded.keyframe ? "key" : "inter", b->size, a->size, i);
             return 1;
         }
         if (fwrite(b->data, 1, b->size, out) != (size_t)b->size) {
-            fprintf(stderr, "ectwin: cannot write %s\n", out_path);
+            fprintf(stderr, "ecserial: cannot write %s\n", out_path);
             return 1;
         }
         av_packet_unref(a);
         av_packet_unref(b);
     }
     if (fclose(out)) {
-        fprintf(stderr, "ectwin: cannot write %s\n", out_path);
+        fprintf(stderr, "ecserial: cannot write %s\n", out_path);
         return 1;
     }
     fclose(in);
-    fprintf(stderr, "ectwin: %d frames, the GPU coder's twin gives the CPU writer's packets\n", n);
+    fprintf(stderr, "ecserial: %d frames, the GPU coder run serially gives the CPU writer's packets\n", n);
 
     ff_c63_writer_free(&writer);
-    c63_twin_writer_free(&twin);
+    c63ec_serial_writer_free(&serial);
     av_packet_free(&a);
     av_packet_free(&b);
     av_frame_free(&frame);

@@ -19,18 +19,18 @@
  */
 
 /*
- * The CPU twin of the c63_ec_* kernels: the stages of
+ * The serial coder: the c63_ec_* kernels' stages of
  * libavcodec/cuda_kernels/c63_ec.h, the kernels' own code, run serially on
  * the CPU (c63ec_code_frame_cpu()), and a frame writer around it
- * (c63_twin_write_frame()) that gives what the CPU writer of the c63
+ * (c63ec_serial_write_frame()) that gives what the CPU writer of the c63
  * encoder gives (c63_write_frame(): ff_c63_write_begin(), _row(), _end()
  * on one thread). checkcuda compares each kernel with it, and checkc63 and
- * tests/ectwin compare it with the CPU writer, so that the GPU coder's
+ * tests/ecserial compare it with the CPU writer, so that the GPU coder's
  * logic is checked without a GPU. Test code only: no encoder runs it.
  */
 
-#ifndef TESTS_C63TWIN_H
-#define TESTS_C63TWIN_H
+#ifndef TESTS_C63EC_SERIAL_H
+#define TESTS_C63EC_SERIAL_H
 
 #include <limits.h>
 #include <stdint.h>
@@ -51,7 +51,7 @@ extern "C" {
 #include "libavcodec/cuda_kernels/c63_ec.h"
 
 /**
- * The kernels' C twin: every stage over the whole frame, in order, each
+ * The kernels run serially: every stage over the whole frame, in order, each
  * grid emulated by loops over its thread blocks and threads and each scan
  * done sequentially, on host buffers (the pointers of p are host
  * addresses). Fills p->info and the packet as the kernels do.
@@ -146,12 +146,12 @@ static inline int c63_write_frame(AVCodecContext *avctx, C63Writer *w, AVPacket 
     return ff_c63_write_end(avctx, w, pkt, g, q, f);
 }
 
-/** The buffers of c63_twin_write_frame(), kept between frames: those of
+/** The buffers of c63ec_serial_write_frame(), kept between frames: those of
  *  the GPU coder's stages, in host memory. */
-typedef struct C63TwinWriter {
+typedef struct C63ECSerialWriter {
     uint8_t  *mem;
     unsigned  mem_size;
-} C63TwinWriter;
+} C63ECSerialWriter;
 
 /**
  * Code frame f (g, q as the encoder has them) through the GPU coder's
@@ -160,7 +160,7 @@ typedef struct C63TwinWriter {
  * planes' coefficients and vectors must lie in one buffer each, in plane
  * order, as on the GPU.
  */
-static inline int c63_twin_write_frame(C63TwinWriter *w, AVPacket *pkt, const C63Geometry *g,
+static inline int c63ec_serial_write_frame(C63ECSerialWriter *w, AVPacket *pkt, const C63Geometry *g,
                                        const uint8_t q[3][64], const C63CodedFrame *f)
 {
     const int nblocks = 6 * g->mb_w * g->mb_h;
@@ -203,10 +203,10 @@ static inline int c63_twin_write_frame(C63TwinWriter *w, AVPacket *pkt, const C6
     return 0;
 }
 
-static inline void c63_twin_writer_free(C63TwinWriter *w)
+static inline void c63ec_serial_writer_free(C63ECSerialWriter *w)
 {
     av_freep(&w->mem);
     w->mem_size = 0;
 }
 
-#endif /* TESTS_C63TWIN_H */
+#endif /* TESTS_C63EC_SERIAL_H */

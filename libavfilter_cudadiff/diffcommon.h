@@ -22,8 +22,8 @@
  * geometry, and the export of the sent list as side data and metadata.
  */
 
-#ifndef AVFILTER_CUDADIFF_FRAMEDIFF_H
-#define AVFILTER_CUDADIFF_FRAMEDIFF_H
+#ifndef AVFILTER_CUDADIFF_DIFFCOMMON_H
+#define AVFILTER_CUDADIFF_DIFFCOMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,7 +32,7 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixfmt.h"
 
-#include "libavcodec/framediff/framediff_list.h"
+#include "libavcodec/framediff/difflist.h"
 
 enum FrameDiffMode {
     FRAMEDIFF_MODE_RECON,
@@ -90,4 +90,4 @@ int ff_framediff_set_metadata(AVFrame *frame, const FrameDiffGeometry *g);
     { "refresh", "every this many frames send every byte, a whole picture (0: never)", \
         offsetof(Ctx, refresh), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, flags },
 
-#endif /* AVFILTER_CUDADIFF_FRAMEDIFF_H */
+#endif /* AVFILTER_CUDADIFF_DIFFCOMMON_H */
