@@ -107,6 +107,7 @@ oom)
     # or fails the test
     oom_run() {
         leave=$1
+        shift
         rm -f "$TMP/out"
         timeout 60 "$hog" $leave "$FFMPEG" -nostdin -hide_banner -v error -xerror -bitexact \
             "$@" "$TMP/out" > "$TMP/log" 2>&1
