@@ -423,7 +423,10 @@ check-valgrind: obj checkframediff
 # it) and the framediff decoder, tools/target_dem_fuzzer.c for the c63
 # demuxer, and
 # tests/fuzz/target_framediffapply_fuzzer.c for hostile difference lists;
-# each runs FUZZ_SECONDS (tests/fuzz/run-fuzz.sh).
+# each runs FUZZ_SECONDS on inputs of at most FUZZ_MAX_LEN bytes (default
+# 8192; tests/fuzz/run-fuzz.sh). The patches "tools/target_dec_fuzzer"
+# and "tools/target_dem_fuzzer" bound what an input of FFmpeg's two targets
+# may cost (docs/ROBUSTNESS.md).
 FUZZ := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer \

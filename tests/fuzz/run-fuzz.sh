@@ -8,7 +8,10 @@
 # committed corpus in tests/fuzz/corpus/NAME (minimized inputs that reached
 # new code in earlier runs). New inputs go to FUZZ_DIR/corpus/NAME, crashes,
 # leaks and timeouts (FUZZ_TIMEOUT seconds an input, default 10) to
-# FUZZ_DIR/artifacts/NAME. FUZZ_PARALLEL=1 runs the targets at the same
+# FUZZ_DIR/artifacts/NAME. Inputs are at most FUZZ_MAX_LEN bytes (default
+# 8192; longer seeds are cut there): the cost of an input grows with its
+# length, and larger ones found nothing the short ones did not (see
+# docs/ROBUSTNESS.md). FUZZ_PARALLEL=1 runs the targets at the same
 # time, FUZZ_FORK=N runs each in libFuzzer's fork mode with N processes.
 # Prints one line per target (runs, executions per second, what was found)
 # and "N passed, N failed".
@@ -34,7 +37,7 @@ fuzz_one() {
     fork=
     [ "${FUZZ_FORK:-0}" -gt 0 ] && fork="-fork=$FUZZ_FORK"
     "$dir/$t" $fork -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
-        -max_len=1048576 -print_final_stats=1 -artifact_prefix="$art/" $dict "$corpus" $seeds \
+        -max_len="${FUZZ_MAX_LEN:-8192}" -print_final_stats=1 -artifact_prefix="$art/" $dict "$corpus" $seeds \
         > "$dir/$t.log" 2>&1
     status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/$t.log")
