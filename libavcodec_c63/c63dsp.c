@@ -24,6 +24,7 @@
  * Makefile) so that no multiply-add is ever fused, whatever -march says.
  */
 
+#include <limits.h>
 #include <string.h>
 
 #include "config.h"
@@ -62,76 +63,54 @@ static av_always_inline int round_away(double x)
     return t + (f >= 0.5) - (f <= -0.5);
 }
 
-/* Eight floats, operated on element by element exactly as scalar code
- * would; GCC and Clang map it onto whatever vector unit the target has. */
-typedef float   v8sf __attribute__((vector_size(32), aligned(32)));
-typedef int32_t v8si __attribute__((vector_size(32), aligned(32)));
-typedef int16_t v8hi __attribute__((vector_size(16), aligned(16)));
-
-/* (int16_t) of each element, after clamping into the int16 range (which
+/* (int16_t) of each value, after clamping into the int16 range (which
  * only hostile streams leave; the conversion truncates toward zero). */
-static av_always_inline void store_int16(int16_t *dst, const v8sf *src)
+static av_always_inline void store_int16(int16_t *dst, const float src[8])
 {
-    v8sf v = *src;
-    const v8sf lo = { -32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768 };
-    const v8sf hi = {  32767,  32767,  32767,  32767,  32767,  32767,  32767,  32767 };
-    v8si m = v < lo;
-    v8hi h;
-    v = (v8sf)((m & (v8si)lo) | (~m & (v8si)v));
-    m = v > hi;
-    v = (v8sf)((m & (v8si)hi) | (~m & (v8si)v));
-    h = __builtin_convertvector(__builtin_convertvector(v, v8si), v8hi);
-    memcpy(dst, &h, sizeof(h));
+    for (int i = 0; i < 8; i++)
+        dst[i] = (int)av_clipf(src[i], -32768.0f, 32767.0f);
 }
 
-static av_always_inline void load8(v8sf *v, const float *p)
-{
-    memcpy(v, p, sizeof(*v));
-}
-
-/* out[r] = sum_j in[r][j] * m[j], j increasing, for each of the 8 rows r. */
-static av_always_inline void pass_rows(v8sf out[8], const float in[64], const v8sf m[8])
+/* out[r][.] = sum_j in[r][j] * m[j][.], j increasing, for each of the 8 rows r. */
+static av_always_inline void pass_rows(float out[64], const float in[64], const float m[8][8])
 {
     for (int r = 0; r < 8; r++) {
-        v8sf acc = { 0 };
+        float acc[8] = { 0 };
         for (int j = 0; j < 8; j++)
-            acc += in[8 * r + j] * m[j];
-        out[r] = acc;
+            for (int k = 0; k < 8; k++)
+                acc[k] += in[8 * r + j] * m[j][k];
+        memcpy(out + 8 * r, acc, sizeof(acc));
     }
 }
 
-/* out[i] = sum_j m[j][i] * in[j], j increasing, for each output row i. */
-static av_always_inline void pass_cols(v8sf out[8], const v8sf in[8], const float m[8][8])
+/* out[i][.] = sum_j m[j][i] * in[j][.], j increasing, for each output row i. */
+static av_always_inline void pass_cols(float out[64], const float in[64], const float m[8][8])
 {
     for (int i = 0; i < 8; i++) {
-        v8sf acc = { 0 };
+        float acc[8] = { 0 };
         for (int j = 0; j < 8; j++)
-            acc += in[j] * m[j][i];
-        out[i] = acc;
+            for (int k = 0; k < 8; k++)
+                acc[k] += in[8 * j + k] * m[j][i];
+        memcpy(out + 8 * i, acc, sizeof(acc));
     }
 }
 
 static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
 {
-    v8sf y[8], z[8], bt[8], su;
-    float xf[64], zf[64];
+    float xf[64], y[64], z[64];
 
-    load8(&su, scale_u);
-    for (int j = 0; j < 8; j++)
-        load8(&bt[j], T[j]);
     for (int i = 0; i < 64; i++)
         xf[i] = res[i];
 
     /* Forward 1-D DCT: out[i] = sum_j in[j] * T[j][i]. */
-    pass_rows(y, xf, bt);
+    pass_rows(y, xf, T);
     pass_cols(z, y, T);
-    for (int i = 0; i < 8; i++) {
-        v8sf v = z[i] * su * scale_u[i];
-        memcpy(zf + 8 * i, &v, sizeof(v));
-    }
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 8; k++)
+            z[8 * i + k] = z[8 * i + k] * scale_u[k] * scale_u[i];
 
     for (int k = 0; k < 64; k++)
-        coef[k] = (int16_t)round_away((double)zf[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
+        coef[k] = (int16_t)round_away((double)z[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
 }
 
 int ff_c63_dc_residual(int dc, int q0)
@@ -145,8 +124,7 @@ int ff_c63_dc_residual(int dc, int q0)
 static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_t q[64],
                            int n)
 {
-    float xf[64];
-    v8sf y[8], z[8], bt[8];
+    float xf[64], y[64], z[64];
     int last = -1;
 
     for (int k = 0; k < 64; k++) {
@@ -169,24 +147,15 @@ static void dequant_idct_c(int16_t res[64], const int16_t coef[64], const uint8_
         return;
     }
 
-    {
-        v8sf su;
-        load8(&su, scale_u);
-        for (int r = 0; r < 8; r++) {
-            v8sf v;
-            load8(&v, xf + 8 * r);
-            v = v * su * scale_u[r];
-            memcpy(xf + 8 * r, &v, sizeof(v));
-        }
-    }
-    for (int j = 0; j < 8; j++)
-        load8(&bt[j], Tt[j]);
+    for (int r = 0; r < 8; r++)
+        for (int k = 0; k < 8; k++)
+            xf[8 * r + k] = xf[8 * r + k] * scale_u[k] * scale_u[r];
 
     /* Inverse 1-D DCT: out[i] = sum_j in[j] * T[i][j]. */
-    pass_rows(y, xf, bt);
+    pass_rows(y, xf, Tt);
     pass_cols(z, y, Tt);
     for (int i = 0; i < 8; i++)
-        store_int16(res + 8 * i, &z[i]);
+        store_int16(res + 8 * i, z + 8 * i);
 }
 
 static void add_pred_c(uint8_t *dst, ptrdiff_t dst_stride,
@@ -230,14 +199,51 @@ static void sub_pred_c(int16_t res[64], const uint8_t *src, ptrdiff_t src_stride
     }
 }
 
+uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
+                            int nx, int ny, const uint16_t *sums, int seed)
+{
+    unsigned best_sad = UINT_MAX;
+    uint32_t best = 0;
+
+    /* The sums and the seed only let faster versions skip candidates; the
+     * result is that of every candidate in scan order. */
+    for (int y = 0; y < ny; y++) {
+        for (int x = 0; x < nx; x++) {
+            const uint8_t *c = ref + y * stride + x;
+            unsigned sad = 0;
+            for (int i = 0; i < 8; i++)
+                for (int j = 0; j < 8; j++)
+                    sad += FFABS(blk[i * stride + j] - c[i * stride + j]);
+            if (sad < best_sad) {
+                best_sad = sad;
+                best     = sad << 16 | y << 7 | x;
+            }
+        }
+    }
+    return best;
+}
+
+static void block_sums_c(uint16_t *dst, const uint8_t *src, ptrdiff_t stride, int n)
+{
+    unsigned acc = 0;
+
+    for (int j = 0; j < 7; j++)
+        acc += src[j] + src[j + stride];
+    for (int x = 0; x < n; x++) {
+        acc   += src[x + 7] + src[x + 7 + stride];
+        dst[x] = acc;
+        acc   -= src[x] + src[x + stride];
+    }
+}
+
 av_cold void ff_c63dsp_init(C63DSPContext *c)
 {
     c->fdct_quant       = fdct_quant_c;
     c->dequant_idct_add = dequant_idct_add_c;
     c->add_pred         = add_pred_c;
-    c->sub_pred     = sub_pred_c;
-    c->me_search    = NULL;
-    c->block_sums   = NULL;
+    c->sub_pred         = sub_pred_c;
+    c->me_search        = ff_c63_me_search_c;
+    c->block_sums       = block_sums_c;
 
 #if ARCH_X86 && HAVE_X86ASM
     ff_c63dsp_init_x86(c);

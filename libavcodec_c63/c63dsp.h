@@ -73,10 +73,9 @@ typedef struct C63DSPContext {
      *              bounds the search from the start), or -1
      * @return (sad << 16) | (y << 7) | x of the smallest SAD, the first in
      *         scan order (y outer, x inner) among equals
-     * Set only where a SIMD version exists (NULL in C, where the encoder
-     * calls me_cmp's SAD per candidate instead). The tests check it, as
-     * the transforms, against transcriptions of the reference of their
-     * own (tests/c63ref.h).
+     * The encoder calls it only where a SIMD version is set: in C, it
+     * calls me_cmp's SAD per candidate instead, which is faster than
+     * ff_c63_me_search_c().
      */
     uint32_t (*me_search)(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
                           int nx, int ny, const uint16_t *sums, int seed);
@@ -84,13 +83,16 @@ typedef struct C63DSPContext {
     /**
      * dst[x] = sum of the 8x2 block at src + x (row stride stride), for
      * 0 <= x < n, n a multiple of 16; reads rows 0 and 1 up to byte n + 7.
-     * Set only where a SIMD version exists (NULL in C, where
-     * ff_c63_block_sums keeps running sums instead).
+     * ff_c63_block_sums() keeps running sums for the rest of a row.
      */
     void (*block_sums)(uint16_t *dst, const uint8_t *src, ptrdiff_t stride, int n);
 } C63DSPContext;
 
 void ff_c63dsp_init(C63DSPContext *c);
+
+/** The C version of C63DSPContext.me_search. */
+uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t stride,
+                            int nx, int ny, const uint16_t *sums, int seed);
 
 /**
  * What dequant_idct gives for every sample of a block whose only non-zero

@@ -333,7 +333,7 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
                 int16_t *coef = c->coded->coef[p] + 64 * bi;
 
                 if (!key) {
-                    C63MV mv = c->dsp->me_search ?
+                    C63MV mv = c->dsp->me_search != ff_c63_me_search_c ?
                         ff_c63_motion_search_full(c->dsp, c->orig[p], ref, ref_sums,
                                                   g->w[p], g->h[p], bx, by, c->range[p]) :
                         ff_c63_motion_search(c->mecc, c->orig[p], ref, ref_sums,
