@@ -91,7 +91,7 @@ endif
 # docs/rebasing.md says how to move them to the next release.
 PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 
-# Our folders and where they appear in the FFmpeg tree.
+# Our folders (and single files) and where they appear in the FFmpeg tree.
 LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
          libavcodec/framediff:libavcodec_framediff \
@@ -100,7 +100,9 @@ LINKS := libavcodec/c63:libavcodec_c63 \
          libavfilter/mestimate_cuda:libavfilter_mestimate \
          libavcodec/cuda_kernels:kernels \
          libavfilter/cuda_kernels:kernels \
-         tests/c63:tests
+         libavutil/framediff.h:libavutil_framediff/framediff.h \
+         tests/c63:tests \
+         tests/checkasm/c63dsp.c:tests/checkasm/c63dsp.c
 
 COMPONENTS := \
     --enable-protocol=file,pipe,fd,tcp,udp \

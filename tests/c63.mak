@@ -158,8 +158,13 @@ fate-c63-cpu0-me-range-4:  CMD = $(C63_TEST) encopt-cpu0 $(C63_CLIP) -me_range 4
 fate-c63-cpu0-quality-50:  CMD = $(C63_TEST) encopt-cpu0 $(C63_CLIP) -quality 50
 FATE_C63_ALL += $(FATE_C63_CPU0)
 
-# checkc63: each optimised CPU routine against its reference on random input
-# (c63ref.h: the reference's float chain, so no multiply-add is fused).
+# checkasm --test=c63dsp (tests/checkasm/c63dsp.c): each SIMD version of the
+# DSP functions against the C one, with checkasm's register and stack checks
+FATE_C63_ALL += fate-checkasm-c63dsp
+
+# checkc63: the C routines against the reference's transcriptions on random
+# input (c63ref.h: the reference's float chain, so no multiply-add is fused),
+# the encoders' open checks, the GPU coder's stages run serially.
 tests/checkc63$(EXESUF): $(C63_TESTS)/checkc63.cpp $(C63_TESTS)/c63_ec_frames.h $(C63_TESTS)/c63ref.h \
                           $(C63_TESTS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
                           libavcodec/libavcodec.a libavutil/libavutil.a

@@ -1,17 +1,16 @@
-// checkc63: each optimised Codec63 CPU routine against its reference (the
-// transcriptions of tests/c63ref.h) on random and extreme input, in the
-// manner of FFmpeg's checkasm.
+// checkc63: the C versions of the Codec63 CPU routines against their
+// references (the transcriptions of the reference programs in
+// tests/c63ref.h, and plain searches) on random and extreme input, the
+// encoders' checks of what they are opened with, and the GPU entropy
+// coder's stages run serially against the CPU writer.
 //
-//   checkc63 [--bench] [--seed N]
+//   checkc63 [--seed N]
 //
-// Every version of a routine that this CPU runs is checked: the C one
-// (cpu flags 0) and each SIMD one (SSE2, AVX2; see libavcodec/c63/x86).
-// Prints one line per routine and closes with "N passed, N failed"; the
-// versions tested are listed on stderr, so the output is the same on every
-// CPU. --bench adds nanoseconds and cycles per call of each version.
+// The SIMD versions are checked against the C ones by FFmpeg's checkasm
+// (tests/checkasm/c63dsp.c: checkasm --test=c63dsp, which --bench times).
+// Prints one line per check and closes with "N passed, N failed".
 
 #include <algorithm>
-#include <ctime>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +35,6 @@ extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 #include "tests/c63/c63ec_serial.h"
 
 static int passed, failed;
-static bool bench;
 static std::mt19937 rng(1);
 
 static void report(const char *name, bool ok, const std::string &detail = "")
@@ -46,45 +44,7 @@ static void report(const char *name, bool ok, const std::string &detail = "")
     (ok ? passed : failed)++;
 }
 
-// The thread's CPU time per call: on a shared machine, time spent waiting
-// for a core does not count.
-template <class F> static double time_ns(F f, int iters)
-{
-    timespec t0, t1;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-    for (int i = 0; i < iters; i++)
-        f(i);
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-    return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / iters;
-}
-
-// The best of five timings, in ns of CPU time, and in time-stamp counter
-// cycles (wall clock, so only meaningful on an idle core) where it can be
-// read.
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static inline uint64_t cycles() { return __rdtsc(); }
-#else
-static inline uint64_t cycles() { return 0; }
-#endif
-
-template <class F> static void bench_line(const char *name, const char *version, F f, int iters)
-{
-    double best = 1e30, best_c = 1e30;
-    for (int k = 0; k < 5; k++) {
-        uint64_t c0 = cycles();
-        double ns = time_ns(f, iters);
-        uint64_t c1 = cycles();
-        if (ns < best) {
-            best = ns;
-            best_c = double(c1 - c0) / iters;
-        }
-    }
-    std::printf("bench: %-16s %-5s %9.1f ns %9.0f cycles (TSC)\n", name, version, best, best_c);
-}
-
-// One context per version of the routines this CPU runs: "c" with every
-// cpu flag off, then each SIMD level that changes a pointer.
+// The C versions of the routines (every cpu flag off).
 struct Version {
     const char *name;
     C63DSPContext dsp;
@@ -93,31 +53,12 @@ static std::vector<Version> versions;
 
 static void init_versions()
 {
-    const int all = av_get_cpu_flags();
-    struct Level { const char *name; int flags; };
-    const Level levels[] = {
-        { "c", 0 },
-#if defined(__x86_64__) || defined(__i386__)
-        { "sse2", AV_CPU_FLAG_MMX | AV_CPU_FLAG_MMXEXT | AV_CPU_FLAG_SSE | AV_CPU_FLAG_SSE2 },
-        { "avx2", -1 },
-#endif
-    };
-    for (const Level &l : levels) {
-        Version v;
-        if (l.flags != 0 && l.flags != -1 && (all & l.flags) != l.flags)
-            continue;
-        av_force_cpu_flags(l.flags == -1 ? all : l.flags);
-        ff_c63dsp_init(&v.dsp);
-        v.name = l.name;
-        if (!versions.empty() && !std::memcmp(&v.dsp, &versions.back().dsp, sizeof(v.dsp)))
-            continue;
-        versions.push_back(v);
-    }
+    Version v;
+    av_force_cpu_flags(0);
+    ff_c63dsp_init(&v.dsp);
     av_force_cpu_flags(-1);
-    std::fprintf(stderr, "checkc63: versions tested:");
-    for (const Version &v : versions)
-        std::fprintf(stderr, " %s", v.name);
-    std::fprintf(stderr, "\n");
+    v.name = "c";
+    versions.push_back(v);
 }
 
 // The versions whose pointer m differs from every earlier version's.
@@ -448,50 +389,6 @@ static void check_block_sums()
     report("block_sums", ok, detail);
 }
 
-static void check_pred()
-{
-    const auto subs = distinct(&C63DSPContext::sub_pred);
-    const auto adds = distinct(&C63DSPContext::add_pred);
-    const Version &c = versions.front();
-    const int stride = 40;
-    std::vector<uint8_t> src(8 * stride), pred(8 * stride), da(8 * stride), db(8 * stride);
-    std::uniform_int_distribution<int> d(0, 255), r(-32768, 32767), small(-300, 300);
-    bool ok_sub = true, ok_add = true;
-    std::string dsub, dadd;
-    for (int iter = 0; iter < 4000; iter++) {
-        int16_t res[64], a[64], b[64];
-        int mode = iter % 4;
-        for (auto &x : src)
-            x = mode == 1 ? 0 : mode == 2 ? 255 : d(rng);
-        for (auto &x : pred)
-            x = mode == 1 ? 255 : mode == 2 ? 0 : d(rng);
-        for (auto &x : res)
-            x = iter & 4 ? r(rng) : iter & 8 ? (iter & 16 ? -32768 : 32767) : small(rng);
-        const uint8_t *p = iter % 3 == 0 ? nullptr : pred.data() + iter % 8;
-        c.dsp.sub_pred(a, src.data() + iter % 5, stride, p, stride);
-        for (const Version *v : subs) {
-            std::memset(b, 0x55, sizeof(b));
-            v->dsp.sub_pred(b, src.data() + iter % 5, stride, p, stride);
-            if (ok_sub && std::memcmp(a, b, sizeof(a))) {
-                ok_sub = false;
-                dsub = std::string(v->name) + (p ? "" : " (no prediction)");
-            }
-        }
-        std::fill(da.begin(), da.end(), 7);
-        c.dsp.add_pred(da.data() + iter % 3, stride, p, stride, res);
-        for (const Version *v : adds) {
-            std::fill(db.begin(), db.end(), 7);
-            v->dsp.add_pred(db.data() + iter % 3, stride, p, stride, res);
-            if (ok_add && da != db) {
-                ok_add = false;
-                dadd = std::string(v->name) + (p ? "" : " (no prediction)");
-            }
-        }
-    }
-    report("sub_pred", ok_sub, dsub);
-    report("add_pred", ok_add, dadd);
-}
-
 // The encoders refuse other pixel formats and sizes when opened through the
 // API (the ffmpeg tool converts to a supported format before they see it).
 static void check_encoder_open()
@@ -593,96 +490,13 @@ static void check_entropy_serial()
     av_packet_free(&b);
 }
 
-static void run_bench(const MECmpContext &mecc)
-{
-    uint8_t q[3][64];
-    ff_c63_quant_tables(q, 25);
-    std::vector<int16_t> res(64 * 1024), coef(64 * 1024), out(64 * 1024);
-    std::uniform_int_distribution<int> d(-64, 64);
-    for (auto &v : res)
-        v = d(rng);
-    for (int i = 0; i < 1024; i++)
-        c63_fdct_quant_ref(&coef[64 * i], &res[64 * i], q[0]);
-    const int n = 100000;
-    bench_line("fdct_quant", "ref", [&](int i) {
-        c63_fdct_quant_ref(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
-    for (const Version *v : distinct(&C63DSPContext::fdct_quant))
-        bench_line("fdct_quant", v->name, [&](int i) {
-            v->dsp.fdct_quant(&out[64 * (i & 1023)], &res[64 * (i & 1023)], q[0]); }, n);
-    bench_line("dequant_idct", "ref", [&](int i) {
-        c63_dequant_idct_ref(&out[64 * (i & 1023)], &coef[64 * (i & 1023)], q[0]); }, n);
-    std::vector<uint8_t> pix(64 * 1024 + 64);
-    std::uniform_int_distribution<int> p(0, 255);
-    for (auto &v : pix)
-        v = p(rng);
-    for (const Version *v : distinct(&C63DSPContext::dequant_idct_add))
-        bench_line("dequant_idct_add", v->name, [&](int i) {
-            v->dsp.dequant_idct_add(&pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8,
-                                    &coef[64 * (i & 1023)], q[0], 8); }, n);
-    // as the decoder calls it: with the blocks' bounds, here those of the
-    // coefficients of a smoother residual
-    {
-        std::vector<int16_t> sres(64 * 1024), scoef(64 * 1024);
-        std::vector<int> bound(1024);
-        std::uniform_int_distribution<int> e(-8, 8);
-        for (int i = 0; i < 1024; i++) {
-            for (int k = 0; k < 64; k++)
-                sres[64 * i + k] = 4 * ((k >> 3) + (k & 7)) + e(rng);
-            c63_fdct_quant_ref(&scoef[64 * i], &sres[64 * i], q[0]);
-            bound[i] = idct_bound(&scoef[64 * i]);
-        }
-        for (const Version *v : distinct(&C63DSPContext::dequant_idct_add))
-            bench_line("dequant_idct_add, bounded", v->name, [&](int i) {
-                v->dsp.dequant_idct_add(&pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8,
-                                        &scoef[64 * (i & 1023)], q[0], bound[i & 1023]); }, n);
-    }
-
-    for (const Version *v : distinct(&C63DSPContext::sub_pred))
-        bench_line("sub_pred", v->name, [&](int i) {
-            v->dsp.sub_pred(&out[64 * (i & 1023)], &pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8); }, n);
-    for (const Version *v : distinct(&C63DSPContext::add_pred))
-        bench_line("add_pred", v->name, [&](int i) {
-            v->dsp.add_pred(&pix[64 * (i & 1023)], 8, &pix[64 * ((i + 5) & 1023)], 8, &out[64 * (i & 1023)]); }, n);
-
-    // motion search per 8x8 block, range 16, on a textured picture moved by
-    // (3, 2), where the block sums prune little
-    const int w = 768, h = 576;
-    std::vector<uint8_t> cur(w * h), ref(w * h);
-    std::vector<uint16_t> sums(w * h);
-    std::uniform_int_distribution<int> noise(0, 15);
-    for (int i = 0; i < w * h; i++)
-        ref[i] = ((i % w) * 7 + (i / w) * 3 + noise(rng)) & 255;
-    for (int i = 0; i < w * h; i++)
-        cur[i] = ref[(i + 2 * w + 3) % (w * h)];
-    ff_c63_block_sums(nullptr, sums.data(), ref.data(), w, h, 0, h);
-    bench_line("block_sums", "c", [&](int i) {
-        ff_c63_block_sums(nullptr, sums.data(), ref.data(), w, h, i % (h - 7), 1); }, h);
-    for (const Version *v : distinct(&C63DSPContext::block_sums))
-        bench_line("block_sums", v->name, [&](int i) {
-            ff_c63_block_sums(&v->dsp, sums.data(), ref.data(), w, h, i % (h - 7), 1); }, h);
-    std::printf("bench: (block_sums: per row of a %dx%d plane)\n", w, h);
-    const int bw = w / 8, blocks = bw * (h / 8);
-    static volatile int sink;
-    bench_line("motion_search", "ref", [&](int i) {
-        sink = search_ref(cur.data(), ref.data(), w, h, i % bw, i / bw % (h / 8), 16).x; }, blocks / 4);
-    bench_line("motion_search", "c", [&](int i) {
-        sink = ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(), w, h,
-                                    i % bw, i / bw % (h / 8), 16).x; }, blocks);
-    for (const Version *v : distinct(&C63DSPContext::me_search))
-        bench_line("motion_search", v->name, [&](int i) {
-            sink = ff_c63_motion_search_full(&v->dsp, cur.data(), ref.data(), sums.data(), w, h,
-                                             i % bw, i / bw % (h / 8), 16).x; }, blocks);
-}
-
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (!std::strcmp(argv[i], "--bench"))
-            bench = true;
-        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
+        if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
             rng.seed(std::strtoul(argv[++i], nullptr, 0));
         else {
-            std::fprintf(stderr, "usage: %s [--bench] [--seed N]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--seed N]\n", argv[0]);
             return 2;
         }
     }
@@ -696,14 +510,11 @@ int main(int argc, char **argv)
 
     check_fdct_quant();
     check_dequant_idct_add();
-    check_pred();
     check_block_sums();
     check_motion_search(mecc);
     check_me_search();
     check_encoder_open();
     check_entropy_serial();
-    if (bench)
-        run_bench(mecc);
 
     avcodec_free_context(&avctx);
     std::printf("checkc63: %d passed, %d failed\n", passed, failed);
