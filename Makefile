@@ -295,13 +295,13 @@ GPU_BUNDLE ?= gpu
 gpu-bundle: obj checkcuda
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
-# checkcuda: the CUDA kernels against their CPU twins (tests/checkcuda.cpp).
+# checkcuda: the CUDA kernels against their CPU twins (tests/harness/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
-# Its benchmark kernels are a PTX of their own (tests/checkcuda_bench.cu,
-# built by the FATE rules of tests/c63-gpu.mak), linked in here.
+# Its benchmark kernels are a PTX of their own (tests/harness/checkcuda_bench.cu,
+# built by the FATE rules of tests/fate/c63-gpu.mak), linked in here.
 CHECKCUDA_PTX := $(OBJ)/tests/checkcuda_bench.ptx.o
 
 checkcuda: obj
@@ -309,8 +309,8 @@ checkcuda: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
-                  tests/c63ref.h tests/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
+$(OBJ)/checkcuda: tests/harness/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/harness/c63_ec_frames.h \
+                  tests/harness/c63ref.h tests/harness/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
                   kernels/c63_transform.h kernels/kernel_func.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
@@ -329,7 +329,7 @@ CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavuti
 checkdrawtext: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
 
-$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
+$(OBJ)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
                        $(CHECKDRAWTEXT_LIBS)
 	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
@@ -337,7 +337,7 @@ $(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kern
 # lists' software code (the CUDA kernel's CPU twin) against a model of the
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
-CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
+CHECKFRAMEDIFF_DEPS := tests/harness/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
                        libavcodec_framediff/framediff_stream.h libavcodec_framediff/difflist.h
 
 checkframediff: obj
@@ -373,7 +373,7 @@ endef
 $(eval $(call SANITIZER_BUILD,$(ASAN),$(ASAN_FLAGS)))
 
 # the drawtext_cuda kernel-on-the-CPU harness, as in build/obj but instrumented
-$(ASAN)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h FORCE
+$(ASAN)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h FORCE
 	+$(MAKE) -C $(ASAN) -j$(JOBS) libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
 	    $(ASAN)/libavfilter/libavfilter.a $(ASAN)/libavutil/libavutil.a -lm -lpthread

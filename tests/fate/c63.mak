@@ -1,6 +1,6 @@
 # Codec63 tests (CPU). See tests/fate.mak.
 
-C63_TEST = runlocal c63/c63-test.sh
+C63_TEST = runlocal c63/fate/c63-test.sh
 C63_VECTORS = tiny odd_height qcif_keyint cif_testsrc2 cif_noise mandel hd1080_testsrc2
 
 # Decoder: every reference vector decodes to the reference decoder's md5.
@@ -62,7 +62,7 @@ fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 # a few frames (tools/bench-c63cpu.sh times thread scaling with it). Here:
 # the packets of both are identical, and the first's are the reference
 # encoder's stream.
-tests/encthreads$(EXESUF): $(C63_TESTS)/encthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
+tests/encthreads$(EXESUF): $(C63_HARNESS)/encthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCT = fate-c63-encthreads-cif_noise fate-c63-encthreads-odd_height
@@ -79,7 +79,7 @@ tests/cpuscaling$(EXESUF): $(C63_TESTS)/cpuscaling.cpp
 # encapi: the encoder through the API at one thread and at more: the
 # packets' delay, timestamps, opaque data and key flags, a frame of the
 # wrong size refused, a packet whose buffer is not given.
-tests/encapi$(EXESUF): $(C63_TESTS)/encapi.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+tests/encapi$(EXESUF): $(C63_HARNESS)/encapi.cpp libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCAPI = fate-c63-encapi-qcif_keyint fate-c63-encapi-odd_height
@@ -91,7 +91,7 @@ FATE_C63_ALL += $(FATE_C63_ENCAPI)
 # decthreads: the decoder in one process at two thread counts, frame by
 # frame in turn (tools/bench-c63cpu.sh times it with it). Here: the frames
 # of both are identical, and the first's are the reference decoder's.
-tests/decthreads$(EXESUF): $(C63_TESTS)/decthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
+tests/decthreads$(EXESUF): $(C63_HARNESS)/decthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_DECTH = fate-c63-decthreads-cif_noise fate-c63-decthreads-qcif_keyint
@@ -122,7 +122,7 @@ fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
 # sizes. Each packet must be the CPU writer's, and the stream's md5 the
 # c63 encoder's (at quality 25 the reference encoder's, c63-enc-NAME:
 # REF, see fate.mak).
-tests/ecserial$(EXESUF): $(C63_TESTS)/ecserial.cpp $(C63_TESTS)/c63ec_serial.h \
+tests/ecserial$(EXESUF): $(C63_HARNESS)/ecserial.cpp $(C63_HARNESS)/c63ec_serial.h \
                           $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
@@ -160,8 +160,8 @@ FATE_C63_ALL += $(FATE_C63_CPU0)
 
 # checkc63: each optimised CPU routine against its reference on random input
 # (c63ref.h: the reference's float chain, so no multiply-add is fused).
-tests/checkc63$(EXESUF): $(C63_TESTS)/checkc63.cpp $(C63_TESTS)/c63_ec_frames.h $(C63_TESTS)/c63ref.h \
-                          $(C63_TESTS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
+tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp $(C63_HARNESS)/c63_ec_frames.h $(C63_HARNESS)/c63ref.h \
+                          $(C63_HARNESS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
                           libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz

@@ -31,9 +31,9 @@ extern "C" {
 #include "libavcodec/c63/c63enc.h"
 extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
-#include "tests/c63/c63_ec_frames.h"
-#include "tests/c63/c63ref.h"
-#include "tests/c63/c63ec_serial.h"
+#include "tests/c63/harness/c63_ec_frames.h"
+#include "tests/c63/harness/c63ref.h"
+#include "tests/c63/harness/c63ec_serial.h"
 
 static int passed, failed;
 static bool bench;
