@@ -269,7 +269,7 @@ deb: build
 LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
 
 check: build obj checkcuda checkdrawtext checkframediff deb
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/cpuscaling
+	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@echo "check: installing the complete build into build/inst"
@@ -293,6 +293,7 @@ check-gpu: obj checkcuda
 GPU_BUNDLE ?= gpu
 
 gpu-bundle: obj checkcuda
+	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
 # checkcuda: the CUDA kernels against their CPU twins (tests/harness/checkcuda.cpp).
@@ -318,9 +319,17 @@ $(OBJ)/checkcuda: tests/harness/checkcuda.cpp kernels/drawtext_cuda.h kernels/c6
 	    -lm -lpthread -ldl -lz -latomic
 
 # cudatime.so: kernel times from CUDA events for the benchmarks
-# (tools/cudatime.cpp, preloaded); built here so that it always compiles.
-$(OBJ)/cudatime.so: tools/cudatime.cpp
+# (bench/cudatime.cpp, preloaded); built here so that it always compiles.
+$(OBJ)/cudatime.so: bench/cudatime.cpp
 	$(CXX) -shared -fPIC -O2 -std=c++11 -Wall -o $@ $< -ldl
+
+# tests/cpuscaling: the host's own scaling of a loop that shares nothing,
+# beside the thread scaling that bench/bench-c63cpu.sh measures (not a
+# test). Built here, bench/ being no part of the FFmpeg tree, into the
+# small build's tests/, where the benchmark and the GPU bundle look for it.
+$(OBJ)/tests/cpuscaling: bench/cpuscaling.cpp
+	@mkdir -p $(@D)
+	$(CXX) -O2 -std=c++17 -o $@ $< -lpthread
 
 # checkdrawtext: drawtext_cuda's kernel code (kernels/drawtext_cuda.h) run
 # on the CPU against drawutils; a FATE test of make check runs it.
@@ -467,8 +476,9 @@ fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer
 	@sh tests/fuzz/run-fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build obj
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encthreads tests/decthreads tests/cpuscaling
-	@sh tools/bench.sh $(BUILD)
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encthreads tests/decthreads
+	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
+	@sh bench/bench.sh $(BUILD)
 
 run: build
 	@sh tools/run.sh $(BUILD)

@@ -17,6 +17,7 @@
 #   fuzz/, fault/, clients/   libFuzzer, CUDA fault injection, the complete
 #              build's clients; check*.sh, summary.sh, valgrind.sh: the
 #              drivers of the top-level make targets
+# The benchmarks and their helper programs are in bench/, outside the tree.
 
 C63_TESTS   = $(SRC_PATH)/tests/c63
 C63_FATE    = $(C63_TESTS)/fate

@@ -59,7 +59,7 @@ fate-c63-me-range-4: CMD = $(C63_TEST) encopt $(C63_CLIP) -me_range 4
 fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 
 # encthreads: the encoder in one process at two thread counts, in turns of
-# a few frames (tools/bench-c63cpu.sh times thread scaling with it). Here:
+# a few frames (bench/bench-c63cpu.sh times thread scaling with it). Here:
 # the packets of both are identical, and the first's are the reference
 # encoder's stream.
 tests/encthreads$(EXESUF): $(C63_HARNESS)/encthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
@@ -70,11 +70,6 @@ fate-c63-encthreads-cif_noise:  CMD = $(C63_TEST) encthreads $$(target_path test
 fate-c63-encthreads-odd_height: CMD = $(C63_TEST) encthreads $$(target_path tests/encthreads$(EXESUF)) odd_height 2 3
 $(FATE_C63_ENCT): tests/encthreads$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCT)
-
-# cpuscaling: the host's own scaling of a loop that shares nothing, beside
-# the thread scaling that tools/bench-c63cpu.sh measures (not a test).
-tests/cpuscaling$(EXESUF): $(C63_TESTS)/cpuscaling.cpp
-	$(CXX) -O2 -std=c++17 $(LDFLAGS) -o $@ $< -lpthread
 
 # encapi: the encoder through the API at one thread and at more: the
 # packets' delay, timestamps, opaque data and key flags, a frame of the
@@ -89,7 +84,7 @@ $(FATE_C63_ENCAPI): tests/encapi$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCAPI)
 
 # decthreads: the decoder in one process at two thread counts, frame by
-# frame in turn (tools/bench-c63cpu.sh times it with it). Here: the frames
+# frame in turn (bench/bench-c63cpu.sh times it with it). Here: the frames
 # of both are identical, and the first's are the reference decoder's.
 tests/decthreads$(EXESUF): $(C63_HARNESS)/decthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \

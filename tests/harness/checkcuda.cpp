@@ -1305,7 +1305,7 @@ static void test_drawtext(void)
 
 /*
  * drawtext_cuda's kernel at 1920x1080 nv12, as the benchmark's two texts
- * lay out (tools/bench-drawtext.sh): a one-line timestamp of 22 glyphs at
+ * lay out (bench/bench-drawtext.sh): a one-line timestamp of 22 glyphs at
  * font size 48, and a 20-line block at 32 with box and border (the box,
  * then each glyph's border bitmap and the glyph itself). Kernel: launches
  * back to back, CUDA events around them all. Per frame as the filter
