@@ -271,7 +271,7 @@ deb: build
 LICENSE := $(if $(filter nvcc,$(CUDA_COMPILER)),nonfree,free)
 
 check: build obj checkcuda checkdrawtext checkframediff deb
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/cpuscaling
+	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
 	@rm -f $(OBJ)/tests/data/fate/*.rep
 	-+$(MAKE) -C $(OBJ) -j$(JOBS) -k fate-c63-all
 	@echo "check: installing the complete build into build/inst"
@@ -295,15 +295,16 @@ check-gpu: obj checkcuda
 GPU_BUNDLE ?= gpu
 
 gpu-bundle: obj checkcuda
+	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
-# checkcuda: the CUDA kernels against their CPU twins (tests/checkcuda.cpp).
+# checkcuda: the CUDA kernels against their CPU twins (tests/harness/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 
-# Its benchmark kernels are a PTX of their own (tests/checkcuda_bench.cu,
-# built by the FATE rules of tests/c63-gpu.mak), linked in here.
+# Its benchmark kernels are a PTX of their own (tests/harness/checkcuda_bench.cu,
+# built by the FATE rules of tests/fate/c63-gpu.mak), linked in here.
 CHECKCUDA_PTX := $(OBJ)/tests/checkcuda_bench.ptx.o
 
 checkcuda: obj
@@ -311,8 +312,8 @@ checkcuda: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/c63_ec_frames.h \
-                  tests/c63ref.h tests/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
+$(OBJ)/checkcuda: tests/harness/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/harness/c63_ec_frames.h \
+                  tests/harness/c63ref.h tests/harness/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
                   kernels/c63_transform.h kernels/kernel_func.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
@@ -320,9 +321,17 @@ $(OBJ)/checkcuda: tests/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h t
 	    -lm -lpthread -ldl -lz -latomic
 
 # cudatime.so: kernel times from CUDA events for the benchmarks
-# (tools/cudatime.cpp, preloaded); built here so that it always compiles.
-$(OBJ)/cudatime.so: tools/cudatime.cpp
+# (bench/cudatime.cpp, preloaded); built here so that it always compiles.
+$(OBJ)/cudatime.so: bench/cudatime.cpp
 	$(CXX) -shared -fPIC -O2 -std=c++11 -Wall -o $@ $< -ldl
+
+# tests/cpuscaling: the host's own scaling of a loop that shares nothing,
+# beside the thread scaling that bench/bench-c63cpu.sh measures (not a
+# test). Built here, bench/ being no part of the FFmpeg tree, into the
+# small build's tests/, where the benchmark and the GPU bundle look for it.
+$(OBJ)/tests/cpuscaling: bench/cpuscaling.cpp
+	@mkdir -p $(@D)
+	$(CXX) -O2 -std=c++17 -o $@ $< -lpthread
 
 # checkdrawtext: drawtext_cuda's kernel code (kernels/drawtext_cuda.h) run
 # on the CPU against drawutils; a FATE test of make check runs it.
@@ -331,7 +340,7 @@ CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavuti
 checkdrawtext: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
 
-$(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
+$(OBJ)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
                        $(CHECKDRAWTEXT_LIBS)
 	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
@@ -339,7 +348,7 @@ $(OBJ)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h kernels/kern
 # lists' software code (the CUDA kernel's CPU twin) against a model of the
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
-CHECKFRAMEDIFF_DEPS := tests/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
+CHECKFRAMEDIFF_DEPS := tests/harness/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
                        libavcodec_framediff/framediff_stream.h libavcodec_framediff/difflist.h
 
 checkframediff: obj
@@ -375,7 +384,7 @@ endef
 $(eval $(call SANITIZER_BUILD,$(ASAN),$(ASAN_FLAGS)))
 
 # the drawtext_cuda kernel-on-the-CPU harness, as in build/obj but instrumented
-$(ASAN)/checkdrawtext: tests/checkdrawtext.c kernels/drawtext_cuda.h FORCE
+$(ASAN)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h FORCE
 	+$(MAKE) -C $(ASAN) -j$(JOBS) libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
 	    $(ASAN)/libavfilter/libavfilter.a $(ASAN)/libavutil/libavutil.a -lm -lpthread
@@ -469,8 +478,9 @@ fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer
 	@sh tests/fuzz/run-fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build obj
-	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encthreads tests/decthreads tests/cpuscaling
-	@sh tools/bench.sh $(BUILD)
+	+@$(MAKE) --no-print-directory -C $(OBJ) tests/encthreads tests/decthreads
+	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
+	@sh bench/bench.sh $(BUILD)
 
 run: build
 	@sh tools/run.sh $(BUILD)

@@ -232,7 +232,7 @@ static __device__ __forceinline__ void c63_row_to_column(float *s, int r, const 
  * (c63_transform.h): 8 threads a block, thread r of a block first holds
  * row r and, after each transposition through shared memory, column r.
  * The operations are those of the reference transcriptions that checkcuda
- * compares them with (tests/c63ref.h), in the same order:
+ * compares them with (tests/harness/c63ref.h), in the same order:
  *   forward pass 1  Y[r][i] = sum_j X[r][j] * T[j][i]   (thread: row r)
  *   forward pass 2  Z[k][i] = sum_j Y[j][i] * T[j][k]   (thread: column i)
  *   inverse pass 1  Y[r][i] = sum_j X[r][j] * T[i][j]   (thread: row r)

@@ -25,7 +25,7 @@
  * (device, CUDA C++), the c63_cuda encoder (host: the layout and sizes of
  * the buffers) and the tests (host), whose serial coder runs the
  * same stages serially, every grid emulated by loops (c63ec_code_frame_cpu()
- * in tests/c63ec_serial.h).
+ * in tests/harness/c63ec_serial.h).
  *
  * Coded blocks are numbered in coding order: i = 6 * mcu + k, k = 0..3
  * the four Y blocks of the MCU, 4 U, 5 V. The stages:

@@ -19,7 +19,7 @@
 /**
  * @file
  * Draw operations of drawtext_cuda, shared by the filter (host, C), its
- * kernel (device, CUDA C++) and the CPU twin in tests/checkcuda.cpp.
+ * kernel (device, CUDA C++) and the CPU twin in tests/harness/checkcuda.cpp.
  *
  * The filter records drawtext's ff_blend_rectangle() and ff_blend_mask()
  * calls as a list of operations, each clipped exactly as drawutils clips

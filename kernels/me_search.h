@@ -24,7 +24,7 @@
  * The per-block searches of libavfilter/motion_estimation.c (esa, tss,
  * tdls, ntss, fss, ds, hexbs) as functions that compile both as device
  * code (kernels/mestimate_cuda.cu, clang or nvcc) and as host C (the test
- * harness tests/checkme.c, which compares them with ff_me_search_*).
+ * harness tests/harness/checkme.c, which compares them with ff_me_search_*).
  *
  * Each function is a transcription of its ff_me_search_* model with
  * nothing changed that can change a vector: the cost is the sum of

@@ -19,7 +19,7 @@
  */
 
 /*
- * The searches are those of me_search.h, which tests/checkme.c proves equal
+ * The searches are those of me_search.h, which tests/harness/checkme.c proves equal
  * to libavfilter/motion_estimation.c's on the CPU:
  *
  *   mestimate_block  one thread per block, any per-block method

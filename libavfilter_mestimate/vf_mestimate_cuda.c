@@ -22,7 +22,7 @@
  * CPU twin): the same options, the same AV_FRAME_DATA_MOTION_VECTORS side
  * data, the same one-frame delay. The searches run on the GPU
  * (libavfilter/cuda_kernels/mestimate_cuda.cu, whose search code,
- * me_search.h, tests/checkme.c compares with ff_me_search_*); only the
+ * me_search.h, tests/harness/checkme.c compares with ff_me_search_*); only the
  * vectors come back to the host.
  */
 

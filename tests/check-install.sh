@@ -12,8 +12,8 @@
 set -u
 PREFIX=$1 BUILD=$2 LICENSE=${3:-free}
 top=$(cd "$(dirname "$0")/.." && pwd)
-SAMPLES=$top/tests/samples
-REF=$top/tests/ref
+SAMPLES=$top/tests/fate/samples
+REF=$top/tests/fate/ref
 TMP=${TMPDIR:-/tmp}/c63-install.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT

@@ -1,32 +1,47 @@
 # Codec63 and CUDA filter FATE tests. This folder is linked into the FFmpeg
-# tree as tests/c63 and this file is included from tests/Makefile.
+# tree as tests/c63 and this file is included from tests/Makefile (the
+# patch "Register Codec63" names tests/c63/fate.mak, so it stays here).
 #
 #   fate-c63-all   every test that runs without a GPU (make check)
 #   fate-c63-gpu   every test that needs a CUDA device (make check-gpu)
 #
 # Each included file appends its tests to FATE_C63_ALL or FATE_C63_GPU.
+#
+# Layout of tests/:
+#   fate/      the FATE makefiles included here, the shell drivers their
+#              tests run, ref/ (references) and samples/
+#   harness/   the test programs' sources (checkc63, encthreads, filterrun,
+#              ...) and their headers; the FATE rules build them as
+#              tests/NAME in the build tree, the top-level Makefile
+#              checkcuda, checkdrawtext and checkframediff
+#   fuzz/, fault/, clients/   libFuzzer, CUDA fault injection, the complete
+#              build's clients; check*.sh, summary.sh, valgrind.sh: the
+#              drivers of the top-level make targets
+# The benchmarks and their helper programs are in bench/, outside the tree.
 
 C63_TESTS   = $(SRC_PATH)/tests/c63
-C63_SAMPLES = $(C63_TESTS)/samples
+C63_FATE    = $(C63_TESTS)/fate
+C63_HARNESS = $(C63_TESTS)/harness
+C63_SAMPLES = $(C63_FATE)/samples
 
-include $(C63_TESTS)/c63.mak
-include $(C63_TESTS)/cudadiff.mak
-include $(C63_TESTS)/robustness.mak
+include $(C63_FATE)/c63.mak
+include $(C63_FATE)/cudadiff.mak
+include $(C63_FATE)/robustness.mak
 
-# References live in tests/c63/ref/, not in FFmpeg's tests/ref/fate/.
-$(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+# References live in tests/c63/fate/ref/, not in FFmpeg's tests/ref/fate/.
+$(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_FATE)/ref/$(@:fate-%=%)
 # The C-only runs compare with the references of the SIMD runs.
-$(FATE_C63_CPU0): REF = $(C63_TESTS)/ref/c63-$(@:fate-c63-cpu0-%=%)
+$(FATE_C63_CPU0): REF = $(C63_FATE)/ref/c63-$(@:fate-c63-cpu0-%=%)
 # Every thread count decodes to the single decoder reference.
-$(FATE_C63_DECT): REF = $(C63_TESTS)/ref/c63-dec-$(@:fate-c63-dec-threads-%=%)
+$(FATE_C63_DECT): REF = $(C63_FATE)/ref/c63-dec-$(@:fate-c63-dec-threads-%=%)
 # The GPU coder run serially at the default quality gives the reference encoder's stream.
-$(FATE_C63_ECSERIAL_Q25): REF = $(C63_TESTS)/ref/c63-enc-$(@:fate-c63-ecserial-q25-%=%)
+$(FATE_C63_ECSERIAL_Q25): REF = $(C63_FATE)/ref/c63-enc-$(@:fate-c63-ecserial-q25-%=%)
 
 # After the generic REF above: its tests set REF of their own.
-include $(C63_TESTS)/c63-gpu.mak
-include $(C63_TESTS)/drawtext.mak
-include $(C63_TESTS)/mestimate.mak
-include $(C63_TESTS)/pipelines-gpu.mak
+include $(C63_FATE)/c63-gpu.mak
+include $(C63_FATE)/drawtext.mak
+include $(C63_FATE)/mestimate.mak
+include $(C63_FATE)/pipelines-gpu.mak
 
 FATE_FFMPEG_FFPROBE += $(FATE_C63_ALL)
 FATE_HW-yes += $(FATE_C63_GPU)

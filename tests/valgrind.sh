@@ -11,7 +11,7 @@
 set -u
 BUILD=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
-S=$top/tests/samples
+S=$top/tests/fate/samples
 TMP=${TMPDIR:-/tmp}/c63-valgrind.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT

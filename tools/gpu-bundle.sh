@@ -6,7 +6,7 @@
 #
 #   make gpu-bundle [GPU_BUNDLE=gpu]            (here; the folder is build/gpu)
 #       with C63_REFENC=PATH C63_REFDEC=PATH: also the course's reference
-#       programs, for tools/bench-c63cpu.sh; with CUDADIFF_AGAINST=REV: also
+#       programs, for bench/bench-c63cpu.sh; with CUDADIFF_AGAINST=REV: also
 #       REV's cudadiff kernel, timed beside today's by bench-cudadiff.sh
 #   sh build/gpu/run.sh [--no-bench]            (there, from anywhere)
 #   sh build/gpu/run.sh --faults [CUresult]     (CUDA fault injection only)
@@ -35,7 +35,8 @@ for f in "$OBJ"/checkcuda "$OBJ"/checkdrawtext "$OBJ"/tests/checkc63; do
 done
 # tools the GPU tests run as tests/NAME of the build folder
 mkdir -p "$G/tests"
-make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads tests/cpuscaling >/dev/null
+# (tests/cpuscaling: bench/cpuscaling.cpp, built by the top-level Makefile)
+make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads >/dev/null
 cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$OBJ"/tests/cudactx "$OBJ"/tests/encthreads "$OBJ"/tests/decthreads "$OBJ"/tests/cpuscaling "$G/tests/"
 cp "$OBJ"/cudatime.so "$G/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
@@ -54,7 +55,7 @@ while read -r name path; do
 done
 font=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
 cp "$font" "$G/fonts/DejaVuSans.ttf"
-# the camera clip of the benchmarks (tools/camera-clip.sh), where fetched
+# the camera clip of the benchmarks (bench/camera-clip.sh), where fetched
 if [ -r "$BUILD/clips/vtest.avi" ]; then
     mkdir -p "$G/clips" && cp "$BUILD/clips/vtest.avi" "$G/clips/"
 fi
@@ -67,7 +68,7 @@ if [ -x "$BUILD/fuzz/target_dec_c63_fuzzer" ]; then
         strip --strip-debug -o "$G/fuzz/$t" "$f" && xz -6 "$G/fuzz/$t"
     done
 fi
-# the course's reference programs for tools/bench-c63cpu.sh, where given
+# the course's reference programs for bench/bench-c63cpu.sh, where given
 # (built beside the project, never part of it)
 rm -rf "$G/peers"
 if [ -n "${C63_REFENC:-}" ] && [ -n "${C63_REFDEC:-}" ]; then
@@ -75,11 +76,11 @@ if [ -n "${C63_REFENC:-}" ] && [ -n "${C63_REFDEC:-}" ]; then
 fi
 # the cudadiff kernel benchmark, built here; with CUDADIFF_AGAINST=REV also
 # REV's kernel and benchmark, timed beside today's (bench-cudadiff.sh)
-sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
+sh "$(dirname "$0")/../bench/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
     cp "$BUILD/bench-cudadiff" "$G/" || true
 rm -f "$G/bench-cudadiff-old" "$G/cudadiff-old.ptx" "$G/cudadiff-old.rev"
 if [ -n "${CUDADIFF_AGAINST:-}" ]; then
-    AGAINST=$CUDADIFF_AGAINST sh "$(dirname "$0")/bench-cudadiff.sh" "$BUILD" --build-only &&
+    AGAINST=$CUDADIFF_AGAINST sh "$(dirname "$0")/../bench/bench-cudadiff.sh" "$BUILD" --build-only &&
         cp "$BUILD/bench-cudadiff-old" "$BUILD/cudadiff-old.ptx" "$BUILD/cudadiff-old.rev" "$G/"
 fi
 # SRC_PATH as the build's make sees it (absolute after a first configure,
@@ -88,9 +89,11 @@ SRC_PATH=$(sed -n 's/^SRC_PATH=//p' "$OBJ/ffbuild/config.mak" | head -n 1)
 SRC=$(cd "$OBJ" && cd "$SRC_PATH" && pwd)
 cp "$SRC/tests/fate-run.sh" "$SRC/tests/md5.sh" "$G/src/tests/"
 strip --strip-debug "$G"/ffmpeg "$G"/ffprobe "$G"/check* "$G"/tests/mvdump "$G"/tests/filterrun "$G"/tests/cudahog "$G"/tests/cudactx "$G"/tests/encthreads "$G"/tests/decthreads "$G"/tests/cpuscaling 2>/dev/null || true
-# the tests, their samples and references, and the benchmark scripts
+# the tests (FATE's drivers, samples and references in tests/fate), the
+# benchmark scripts (bench/) and the tools
 top=$(cd "$(dirname "$0")/.." && pwd)
 cp -R "$top/tests" "$G/src/tests/c63"
+cp -R "$top/bench" "$G/bench"
 cp -R "$top/tools" "$G/tools"
 
 tests=$(make -s --no-print-directory -C "$OBJ" fate-c63-gpu-list)
@@ -160,7 +163,7 @@ fi
     echo "# every test the tree defines ($n): one that left no result counts as failed"
     echo "sh src/tests/c63/summary.sh . $(echo $tests); status=\$?"
     echo 'for t in ./checkcuda; do [ -x "$t" ] && { "$t" || status=1; }; done'
-    echo '[ "${1:-}" = --no-bench ] || { sh tools/bench.sh . || status=1; }'
+    echo '[ "${1:-}" = --no-bench ] || { sh bench/bench.sh . || status=1; }'
     echo 'exit $status'
 } > "$G/run.sh"
 chmod +x "$G/run.sh"

@@ -5,7 +5,7 @@
                (-8, 0) points left of the plane
   bad_run.c63  a keyframe whose first block's AC zero runs pass position 63
 
-Usage: make-bad-c63.py tests/samples   (reads tiny.c63 there, writes both)
+Usage: make-bad-c63.py tests/fate/samples   (reads tiny.c63 there, writes both)
 """
 import os
 import sys

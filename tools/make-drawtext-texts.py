@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the texts of the drawtext-texts FATE case (tests/samples/drawtext-texts.txt).
+"""Write the texts of the drawtext-texts FATE case (tests/fate/samples/drawtext-texts.txt).
 
 One line per frame: a text of one or two lines (a line break written as
 \\n) that differs from the one before by a few characters changed,
@@ -9,7 +9,7 @@ Arabic beside Latin (lines that drawtext shapes whole). drawtext keeps
 the last frame's layout and shapes only the changed parts of a line
 again; the test compares that with the same frames laid out anew each.
 
-Usage: make-drawtext-texts.py > tests/samples/drawtext-texts.txt
+Usage: make-drawtext-texts.py > tests/fate/samples/drawtext-texts.txt
 """
 import random
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/samples/h264.mp4, the H.264 input of the GPU pipeline tests
-# (tests/pipelines-gpu.mak): 50 frames of testsrc2 at 320x240, 25 fps,
+# tests/fate/samples/h264.mp4, the H.264 input of the GPU pipeline tests
+# (tests/fate/pipelines-gpu.mak): 50 frames of testsrc2 at 320x240, 25 fps,
 # coded by libx264 with the complete build (make), video only (the test
 # build has no AAC decoder).
 #

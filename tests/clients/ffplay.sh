@@ -92,7 +92,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
-. "$(dirname "$0")/../listen.sh"
+. "$(dirname "$0")/../fate/listen.sh"
 
 ff() { timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel error "$@"; }
 

@@ -40,7 +40,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 export LC_ALL=C
-. "$(dirname "$0")/../listen.sh"
+. "$(dirname "$0")/../fate/listen.sh"
 
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); echo "PASS: $1"; }
@@ -280,7 +280,7 @@ else
 fi
 
 # the same as a stream: NUT over TCP, both ends on 127.0.0.1, each bounded
-# by a timeout; the port is one nothing uses (tests/listen.sh)
+# by a timeout; the port is one nothing uses (tests/fate/listen.sh)
 start_rx() {
     timeout 30 "$FF" -nostdin -nostats -hide_banner -v error -y \
         -f nut -i "tcp://127.0.0.1:$1?listen=1&listen_timeout=10000" \

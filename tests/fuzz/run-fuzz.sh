@@ -4,7 +4,7 @@
 #   run-fuzz.sh FUZZ_DIR SECONDS TARGET...
 #
 # Each target starts from its seed corpus: the reference vectors and the
-# hostile samples of tests/samples for the decoder and the demuxer, and the
+# hostile samples of tests/fate/samples for the decoder and the demuxer, and the
 # committed corpus in tests/fuzz/corpus/NAME (minimized inputs that reached
 # new code in earlier runs). New inputs go to FUZZ_DIR/corpus/NAME, crashes,
 # leaks and timeouts (FUZZ_TIMEOUT seconds an input, default 10) to
@@ -19,7 +19,7 @@ set -u
 dir=$1 secs=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-samples=$here/../samples
+samples=$here/../fate/samples
 pass=0 fail=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

@@ -9,14 +9,14 @@ the libraries in PREFIX (tests/clients/pyav.sh makes one). Checks, each as a
   libraries  the libav* libraries mapped into this process are PREFIX's
              (/proc/self/maps; with --prefix);
   decode     each reference vector decodes, demuxed by probing, to the
-             reference decoder's md5 (tests/ref/c63-dec-NAME): the frames
+             reference decoder's md5 (tests/fate/ref/c63-dec-NAME): the frames
              packed as av_image_copy_to_buffer() packs them with align 1,
              each plane's lines without their padding;
-  encode     each vector's stored input (tests/samples/NAME.yuv.xz, raw
+  encode     each vector's stored input (tests/fate/samples/NAME.yuv.xz, raw
              yuv420p) encoded by the c63 encoder with the FATE encoder
              tests' options (the encoder's defaults) gives the reference
-             encoder's stream byte for byte: tests/samples/NAME.c63, whose
-             md5 is tests/ref/c63-enc-NAME;
+             encoder's stream byte for byte: tests/fate/samples/NAME.c63, whose
+             md5 is tests/fate/ref/c63-enc-NAME;
   framediff  buffer -> framediff=threshold=20:mode=mask:refresh=10 ->
              buffersink yields every frame, and iterating each frame's side
              data does not raise; each carries exactly one
@@ -55,7 +55,7 @@ TESTS = os.path.dirname(os.path.dirname(HERE))
 FFLIBS = re.compile(r"lib(avcodec|avformat|avutil|avfilter|avdevice|swscale|swresample|postproc|avresample)\.so")
 
 VECTORS = ["tiny", "odd_height", "qcif_keyint", "cif_noise"]
-# the vectors' sizes, as in tests/c63-common.sh
+# the vectors' sizes, as in tests/fate/c63-common.sh
 SIZES = {"tiny": (16, 16), "odd_height": (176, 100), "qcif_keyint": (176, 144),
          "cif_noise": (352, 288)}
 
@@ -204,7 +204,7 @@ def test_encode(name):
     enc.pix_fmt = "yuv420p"
     enc.time_base = Fraction(1, 25)
     enc.framerate = Fraction(25, 1)
-    # no options: the FATE encoder tests (tests/c63-test.sh enc) use the
+    # no options: the FATE encoder tests (tests/fate/c63-test.sh enc) use the
     # encoder's defaults (-g 100, -quality and -me_range as defined)
     packets = []
     for f in frames:
@@ -215,7 +215,7 @@ def test_encode(name):
         ref = f.read()
     got, want = hashlib.md5(stream).hexdigest(), read_ref("c63-enc-" + name)
     if hashlib.md5(ref).hexdigest() != want:
-        return f"{name}.c63 does not have the md5 of tests/ref/c63-enc-{name}"
+        return f"{name}.c63 does not have the md5 of tests/fate/ref/c63-enc-{name}"
     if len(packets) != len(frames):
         return f"{len(packets)} packets for {len(frames)} frames"
     if stream != ref:
@@ -360,8 +360,8 @@ def main():
     global ARGS
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--prefix", help="the installed tree PyAV was built against")
-    ap.add_argument("--samples", default=os.path.join(TESTS, "samples"))
-    ap.add_argument("--ref", default=os.path.join(TESTS, "ref"))
+    ap.add_argument("--samples", default=os.path.join(TESTS, "fate", "samples"))
+    ap.add_argument("--ref", default=os.path.join(TESTS, "fate", "ref"))
     ARGS = ap.parse_args()
 
     print(f"PyAV {av.__version__}, FFmpeg {av.ffmpeg_version_info}, "

@@ -27,9 +27,9 @@
  * frame sizes that are not multiples of the block) on random and
  * edge-case inputs and compares the result with C code: the CPU
  * encoder's (ff_c63_motion_search, the DSP's add_pred/sub_pred), the
- * transcriptions of the reference transform in tests/c63ref.h (which
+ * transcriptions of the reference transform in tests/harness/c63ref.h (which
  * checkc63 checks the encoder's against); for the entropy
- * coder's kernels c63_ec_*, the serial coder in tests/c63ec_serial.h, itself
+ * coder's kernels c63_ec_*, the serial coder in tests/harness/c63ec_serial.h, itself
  * compared with the CPU writer, c63_write_frame()). The first
  * mismatch of each test is printed with its plane size, block and values.
  * The kernels are the PTX embedded in libavcodec (gzip-compressed when
@@ -42,7 +42,7 @@
  * operation lists of the benchmark's two texts) and compares the motion
  * search's rate of byte absolute differences with the peak rate that a
  * tight __vsadu4 loop reaches on the same GPU (c63_peak_sad, of the PTX
- * of tests/checkcuda_bench.cu that this program embeds; not in the
+ * of tests/harness/checkcuda_bench.cu that this program embeds; not in the
  * libraries). With --no-tests it runs only the benchmark (to compare
  * kernel variants given by --ptx).
  *
@@ -89,9 +89,9 @@ extern const unsigned int ff_checkcuda_bench_ptx_len;
 #include "libavcodec/cuda_kernels/c63_convert.h"
 #include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
-#include "tests/c63/c63_ec_frames.h"
-#include "tests/c63/c63ref.h"
-#include "tests/c63/c63ec_serial.h"
+#include "tests/c63/harness/c63_ec_frames.h"
+#include "tests/c63/harness/c63ref.h"
+#include "tests/c63/harness/c63ec_serial.h"
 
 typedef CUresult CUDAAPI tcuEventElapsedTime(float *ms, CUevent start, CUevent end);
 
@@ -572,7 +572,7 @@ static void test_encode(void)
 
 /*
  * The GPU entropy coder, kernel by kernel, against the serial coder
- * c63ec_code_frame_cpu() (tests/c63ec_serial.h), and the serial coder's
+ * c63ec_code_frame_cpu() (tests/harness/c63ec_serial.h), and the serial coder's
  * packet against the CPU writer c63_write_frame(): synthetic frames
  * (random, all-zero, maximum magnitudes, ZRL chains, 0xFF-heavy, DC only),
  * keyframes and inter frames, 1x1 to 3840x2160. After each stage its output is compared
@@ -1305,7 +1305,7 @@ static void test_drawtext(void)
 
 /*
  * drawtext_cuda's kernel at 1920x1080 nv12, as the benchmark's two texts
- * lay out (tools/bench-drawtext.sh): a one-line timestamp of 22 glyphs at
+ * lay out (bench/bench-drawtext.sh): a one-line timestamp of 22 glyphs at
  * font size 48, and a 20-line block at 32 with box and border (the box,
  * then each glyph's border bitmap and the glyph itself). Kernel: launches
  * back to back, CUDA events around them all. Per frame as the filter

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Test driver for the framediff encoder and decoder, called from
-# tests/cudadiff.mak. Writes what the reference holds to stdout; exits
+# tests/fate/cudadiff.mak. Writes what the reference holds to stdout; exits
 # non-zero on any mismatch or unexpected result.
 #
 #   framediff-codec.sh codec  FFMPEG SRC PRE THRESHOLD G FORMAT [list]
@@ -115,7 +115,7 @@ socket|nvdec-socket)
         bsf="noise=drop=between(n\\,$d0\\,$d1)"
         want=$((nb - (d1 - d0 + 1)))
     fi
-    # the receiver, on a port nothing uses (tests/listen.sh)
+    # the receiver, on a port nothing uses (tests/fate/listen.sh)
     start_rx() {
         if [ "$proto" = tcp ]; then
             url="tcp://127.0.0.1:$1"

@@ -1,13 +1,13 @@
 # drawtext_cuda tests. Included from fate.mak; each test runs
-# tests/drawtext.sh (see there), whose output is compared with
-# tests/ref/<test>.
+# tests/fate/drawtext.sh (see there), whose output is compared with
+# tests/fate/ref/<test>.
 #
 # Every GPU case fate-drawtext-cuda-X has a CPU twin fate-drawtext-X in
 # make check: drawtext alone, whose frame checksums are the reference that
 # both share. The GPU test runs drawtext and drawtext_cuda on the same
 # frames and fails on any difference.
 
-DRAWTEXT_SH = sh $(C63_TESTS)/drawtext.sh
+DRAWTEXT_SH = sh $(C63_FATE)/drawtext.sh
 DRAWTEXT_FONT_OPT = fontfile=@FONT@
 
 # Odd sizes are cut from a larger picture (testsrc2 makes even sizes only).
@@ -60,7 +60,7 @@ DRAWTEXT_CASES = line lines right box border shadow alpha colors movein moveout 
 define DRAWTEXT_TEST
 fate-drawtext-$(1)-$(2)-$(3):      CMD = $$(DRAWTEXT_SH) cpu $$$$(target_path ffmpeg) "$$(call DRAWTEXT_SRC,,$(3),$(4))" $(2) "$$(DRAWTEXT_CASE_$(1))"
 fate-drawtext-cuda-$(1)-$(2)-$(3): CMD = $$(DRAWTEXT_SH) gpu $$$$(target_path ffmpeg) "$$(call DRAWTEXT_SRC,,$(3),$(4))" $(2) "$$(DRAWTEXT_CASE_$(1))"
-fate-drawtext-cuda-$(1)-$(2)-$(3): REF = $$(C63_TESTS)/ref/drawtext-$(1)-$(2)-$(3)
+fate-drawtext-cuda-$(1)-$(2)-$(3): REF = $$(C63_FATE)/ref/drawtext-$(1)-$(2)-$(3)
 FATE_DRAWTEXT_CPU += fate-drawtext-$(1)-$(2)-$(3)
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-$(1)-$(2)-$(3)
 endef
@@ -81,15 +81,15 @@ fate-drawtext-pipe-nv12:         CMD = POST=1 $(DRAWTEXT_SH) cpu $$(target_path 
 fate-drawtext-cuda-pipe-nv12:    CMD = POST=1 $(DRAWTEXT_SH) gpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" nv12 "$(DRAWTEXT_CASE_box)" threshold=10:mode=diff
 fate-drawtext-sentratio-yuv420p:      CMD = $(DRAWTEXT_SH) cpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" yuv420p "$(DRAWTEXT_CASE_expand)" threshold=20
 fate-drawtext-cuda-sentratio-yuv420p: CMD = $(DRAWTEXT_SH) gpu $$(target_path ffmpeg) "$(DRAWTEXT_PIPE_SRC)" yuv420p "$(DRAWTEXT_CASE_expand)" threshold=20
-fate-drawtext-cuda-pipe-yuyv422:      REF = $(C63_TESTS)/ref/drawtext-pipe-yuyv422
-fate-drawtext-cuda-pipe-nv12:         REF = $(C63_TESTS)/ref/drawtext-pipe-nv12
-fate-drawtext-cuda-sentratio-yuv420p: REF = $(C63_TESTS)/ref/drawtext-sentratio-yuv420p
+fate-drawtext-cuda-pipe-yuyv422:      REF = $(C63_FATE)/ref/drawtext-pipe-yuyv422
+fate-drawtext-cuda-pipe-nv12:         REF = $(C63_FATE)/ref/drawtext-pipe-nv12
+fate-drawtext-cuda-sentratio-yuv420p: REF = $(C63_FATE)/ref/drawtext-sentratio-yuv420p
 FATE_DRAWTEXT_CPU += fate-drawtext-pipe-yuyv422 fate-drawtext-pipe-nv12 fate-drawtext-sentratio-yuv420p
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-pipe-yuyv422 fate-drawtext-cuda-pipe-nv12 fate-drawtext-cuda-sentratio-yuv420p
 
 # tests/filterrun: a graph run frame by frame on CPU or CUDA frames, timed
 # (the benchmark) or with the checksum of every output frame.
-tests/filterrun$(EXESUF): $(C63_TESTS)/filterrun.cpp libavfilter/libavfilter.a libswscale/libswscale.a \
+tests/filterrun$(EXESUF): $(C63_HARNESS)/filterrun.cpp libavfilter/libavfilter.a libswscale/libswscale.a \
                           libavformat/libavformat.a libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(LDFLAGS) -o $@ $< \
 	    libavfilter/libavfilter.a libswscale/libswscale.a libavformat/libavformat.a \
@@ -97,13 +97,13 @@ tests/filterrun$(EXESUF): $(C63_TESTS)/filterrun.cpp libavfilter/libavfilter.a l
 	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 
 # Random texts changing from frame to frame (tools/make-drawtext-texts.py
-# wrote tests/samples/drawtext-texts.txt): the frames, drawn from the
+# wrote tests/fate/samples/drawtext-texts.txt): the frames, drawn from the
 # last layout with only the changed parts shaped again, must equal those
 # laid out anew on every frame (drawtext.sh texts).
 DRAWTEXT_TEXTS_OPTS = $(DRAWTEXT_FONT_OPT):textfile=@TEXTFILE@:reload=1:fontsize=20:fontcolor=white:borderw=1:x=2:y=2
 fate-drawtext-texts-yuv420p:      CMD = $(DRAWTEXT_SH) texts cpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x64:r=25" yuv420p "$(DRAWTEXT_TEXTS_OPTS)" @SAMPLES@/drawtext-texts.txt
 fate-drawtext-cuda-texts-yuv420p: CMD = $(DRAWTEXT_SH) texts gpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x64:r=25" yuv420p "$(DRAWTEXT_TEXTS_OPTS)" @SAMPLES@/drawtext-texts.txt
-fate-drawtext-cuda-texts-yuv420p: REF = $(C63_TESTS)/ref/drawtext-texts-yuv420p
+fate-drawtext-cuda-texts-yuv420p: REF = $(C63_FATE)/ref/drawtext-texts-yuv420p
 FATE_DRAWTEXT_CPU += fate-drawtext-texts-yuv420p
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-texts-yuv420p
 
@@ -115,7 +115,7 @@ DRAWTEXT_RELOAD_OPTS = $(DRAWTEXT_FONT_OPT):textfile=@TEXTFILE@:reload=1:fontsiz
 define DRAWTEXT_RELOAD_TEST
 fate-drawtext-textreload-$(1):      CMD = $$(DRAWTEXT_SH) reload cpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_RELOAD_OPTS)"
 fate-drawtext-cuda-textreload-$(1): CMD = $$(DRAWTEXT_SH) reload gpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_RELOAD_OPTS)"
-fate-drawtext-cuda-textreload-$(1): REF = $$(C63_TESTS)/ref/drawtext-textreload-$(1)
+fate-drawtext-cuda-textreload-$(1): REF = $$(C63_FATE)/ref/drawtext-textreload-$(1)
 FATE_DRAWTEXT_CPU += fate-drawtext-textreload-$(1)
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-textreload-$(1)
 endef
@@ -129,7 +129,7 @@ DRAWTEXT_CMD_NEW  = line_spacing=9:tabsize=8:y_align=font
 define DRAWTEXT_CMD_TEST
 fate-drawtext-command-$(1):      CMD = $$(DRAWTEXT_SH) command cpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_CMD_OPTS)" "$$(DRAWTEXT_CMD_NEW)"
 fate-drawtext-cuda-command-$(1): CMD = $$(DRAWTEXT_SH) command gpu $$$$(target_path tests/filterrun$(EXESUF)) "$$(DRAWTEXT_RELOAD_SRC)" $(1) "$$(DRAWTEXT_CMD_OPTS)" "$$(DRAWTEXT_CMD_NEW)"
-fate-drawtext-cuda-command-$(1): REF = $$(C63_TESTS)/ref/drawtext-command-$(1)
+fate-drawtext-cuda-command-$(1): REF = $$(C63_FATE)/ref/drawtext-command-$(1)
 FATE_DRAWTEXT_CPU += fate-drawtext-command-$(1)
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-command-$(1)
 endef
@@ -137,12 +137,12 @@ $(foreach f,yuv420p nv12 rgb0 yuyv422,$(eval $(call DRAWTEXT_CMD_TEST,$(f))))
 
 fate-drawtext-filterrun:      CMD = $(DRAWTEXT_SH) time cpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x240:r=25,format=nv12" "$(DRAWTEXT_CASE_box)"
 fate-drawtext-cuda-filterrun: CMD = $(DRAWTEXT_SH) time gpu $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=320x240:r=25,format=nv12" "$(DRAWTEXT_CASE_box)"
-fate-drawtext-cuda-filterrun: REF = $(C63_TESTS)/ref/drawtext-filterrun
+fate-drawtext-cuda-filterrun: REF = $(C63_FATE)/ref/drawtext-filterrun
 FATE_DRAWTEXT_CPU += fate-drawtext-filterrun
 FATE_DRAWTEXT_GPU += fate-drawtext-cuda-filterrun
 # the runner's --input (the benchmarks' camera footage): a c63 vector's
 # pictures, decoded by libavcodec, one checksum each
-fate-drawtext-filterrun-input: CMD = run tests/filterrun$(EXESUF) --md5 --input $(C63_TESTS)/samples/qcif_keyint.c63 -k 5 -w 0 -n 5 "format=yuv420p" "null"
+fate-drawtext-filterrun-input: CMD = run tests/filterrun$(EXESUF) --md5 --input $(C63_SAMPLES)/qcif_keyint.c63 -k 5 -w 0 -n 5 "format=yuv420p" "null"
 FATE_DRAWTEXT_CPU += fate-drawtext-filterrun-input
 
 # Without a GPU (make check): registered, options listed, clean failures.
@@ -166,8 +166,8 @@ FATE_DRAWTEXT_GPU += fate-drawtext-cuda-sizechange
 
 # Included after fate.mak's generic REF: every CPU test and the GPU error
 # tests have a reference of their own name, each GPU twin its CPU twin's.
-$(FATE_DRAWTEXT_CPU) fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr fate-drawtext-cuda-sizechange: REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+$(FATE_DRAWTEXT_CPU) fate-drawtext-cuda-badformat fate-drawtext-cuda-badexpr fate-drawtext-cuda-sizechange: REF = $(C63_FATE)/ref/$(@:fate-%=%)
 
-$(FATE_DRAWTEXT_CPU) $(FATE_DRAWTEXT_GPU): $(C63_TESTS)/drawtext.sh tests/filterrun$(EXESUF)
+$(FATE_DRAWTEXT_CPU) $(FATE_DRAWTEXT_GPU): $(C63_FATE)/drawtext.sh tests/filterrun$(EXESUF)
 FATE_C63_ALL += $(FATE_DRAWTEXT_CPU)
 FATE_C63_GPU += $(FATE_DRAWTEXT_GPU)

@@ -67,7 +67,7 @@ extern "C" {
 #include "libavutil/frame.h"
 #include "libavutil/md5.h"
 }
-#include "tests/c63/turns.h"
+#include "tests/c63/harness/turns.h"
 
 typedef std::array<uint8_t, 16> Digest;
 

@@ -1,8 +1,8 @@
 # framediff, framediffapply and cudadiff tests. Included from fate.mak;
-# each test runs tests/cudadiff.sh (see there), whose output is compared
-# with tests/ref/<test>.
+# each test runs tests/fate/cudadiff.sh (see there), whose output is compared
+# with tests/fate/ref/<test>.
 
-CUDADIFF_SH = sh $(C63_TESTS)/cudadiff.sh
+CUDADIFF_SH = sh $(C63_FATE)/cudadiff.sh
 
 # 10 frames with texture and temporal noise, so thresholds matter.
 CUDADIFF_SRC     = testsrc2=s=96x64:r=10:d=1,noise=alls=20:allf=t
@@ -29,9 +29,9 @@ fate-framediffapply-scaled: CMD = $(CUDADIFF_SH) error $$(target_path ffmpeg) "t
 # data unregistered SEI, side data of the type the lists use
 fate-framediff-receiver-x264: CMD = $(CUDADIFF_SH) receiver $$(target_path ffmpeg) "@SAMPLES@/x264-48x32.h264" "format=yuv420p" "threshold=15:refresh=4"
 
-# The framediff codec (tests/framediff-codec.sh): camera-like content
+# The framediff codec (tests/fate/framediff-codec.sh): camera-like content
 # (texture, motion, temporal noise) with a text overlay.
-FRAMEDIFF_CODEC_SH = sh $(C63_TESTS)/framediff-codec.sh
+FRAMEDIFF_CODEC_SH = sh $(C63_FATE)/framediff-codec.sh
 FRAMEDIFF_CAM  = testsrc2=s=$(1):r=25:d=$(2),noise=alls=6:allf=t
 FRAMEDIFF_TEXT = drawtext=fontfile=@FONT@:text=%{n}:fontsize=18:fontcolor=white:box=1:boxcolor=black@0.5:x=4+n:y=6
 
@@ -42,12 +42,12 @@ fate-framediff-codec-list: CMD = $(FRAMEDIFF_CODEC_SH) codec $$(target_path ffmp
 fate-framediff-tcp:        CMD = $(FRAMEDIFF_CODEC_SH) socket $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,320x240,12)" "format=yuv420p,$(FRAMEDIFF_TEXT)" 20 50 tcp
 fate-framediff-udp-drop:   CMD = $(FRAMEDIFF_CODEC_SH) socket $$(target_path ffmpeg) "$(call FRAMEDIFF_CAM,320x240,12)" "format=yuv420p,$(FRAMEDIFF_TEXT)" 20 50 udp "60 64"
 
-# hostile packets and the twin code (tests/checkframediff.c)
+# hostile packets and the twin code (tests/harness/checkframediff.c)
 fate-framediff-hostile:    CMD = run checkframediff
 
 FATE_FRAMEDIFF_CODEC = fate-framediff-hostile fate-framediff-codec-nut fate-framediff-codec-mkv fate-framediff-codec-avi \
                        fate-framediff-codec-list fate-framediff-tcp fate-framediff-udp-drop
-$(FATE_FRAMEDIFF_CODEC): $(C63_TESTS)/framediff-codec.sh
+$(FATE_FRAMEDIFF_CODEC): $(C63_FATE)/framediff-codec.sh
 
 FATE_CUDADIFF_CPU = $(FATE_FRAMEDIFF_CODEC) fate-framediff-recon fate-framediff-diff fate-framediff-mask \
                     fate-framediff-thr0 fate-framediff-thr255 fate-framediff-refresh \
@@ -56,14 +56,14 @@ FATE_CUDADIFF_CPU = $(FATE_FRAMEDIFF_CODEC) fate-framediff-recon fate-framediff-
                     fate-framediff-receiver-x264 fate-framediff-sizechange \
                     fate-framediffapply-nolist fate-framediffapply-scaled
 
-$(FATE_CUDADIFF_CPU): $(C63_TESTS)/cudadiff.sh
+$(FATE_CUDADIFF_CPU): $(C63_FATE)/cudadiff.sh
 FATE_C63_ALL += $(FATE_CUDADIFF_CPU)
 
 # ---------------------------------------------------------------- GPU ---
 
 # cudadiff must equal framediff on every format at several sizes, odd ones
 # included (cut from a larger picture: testsrc2 makes even sizes only);
-# tests/cudadiff.sh compares frames, metadata and side data.
+# tests/fate/cudadiff.sh compares frames, metadata and side data.
 CUDADIFF_FORMATS = yuv420p yuva420p nv12 yuv444p 0rgb 0bgr rgb0 bgr0 \
                    yuyv422 uyvy422 rgb24 bgr24 gray
 CUDADIFF_SIZES   = 33x17 321x241 1280x720
@@ -87,5 +87,5 @@ FATE_CUDADIFF_GPU += fate-cudadiff-1080p fate-cudadiff-diff fate-cudadiff-mask \
                      fate-cudadiff-thr0 fate-cudadiff-thr255 fate-cudadiff-refresh \
                      fate-cudadiff-badformat fate-cudadiff-codec
 
-$(FATE_CUDADIFF_GPU): $(C63_TESTS)/cudadiff.sh $(C63_TESTS)/framediff-codec.sh
+$(FATE_CUDADIFF_GPU): $(C63_FATE)/cudadiff.sh $(C63_FATE)/framediff-codec.sh
 FATE_C63_GPU += $(FATE_CUDADIFF_GPU)

@@ -3,7 +3,7 @@
 # against the CPU encoder in the same run, per-stage GPU times, and the
 # kernel benchmark of checkcuda.
 #
-#   sh tools/bench-c63cuda.sh [BUILD_DIR] [SHORT] [LONG]
+#   sh bench/bench-c63cuda.sh [BUILD_DIR] [SHORT] [LONG]
 #
 # BUILD_DIR defaults to build (ffmpeg and checkcuda are taken from there).
 # The input is a 1080p rawvideo file of 200 frames (testsrc2 with moving
@@ -29,7 +29,7 @@
 # frames, whole process each.
 #
 # Then: NVDEC-decoded input (the same pictures as MPEG-4 Part 2, decoded by
-# -hwaccel cuda into CUDA frames); real camera footage (tools/camera-clip.sh,
+# -hwaccel cuda into CUDA frames); real camera footage (bench/camera-clip.sh,
 # upscaled to 1080p with noise; skipped without the clip); 3840x2160; 1, 2
 # and 4 encoders running at once on the GPU (aggregate frames/s); the device
 # memory of one encoder process (nvidia-smi, CUDA context included).
@@ -164,7 +164,7 @@ if [ -r "$CLIP" ]; then
         s=yes; else s=no; same=no; fi
     echo "  identical: $s"
 else
-    echo "camera footage: skipped (no $CLIP; see tools/camera-clip.sh)"
+    echo "camera footage: skipped (no $CLIP; see bench/camera-clip.sh)"
 fi
 
 # 3840x2160: 100 frames of testsrc2 with noise, looped; the CPU encoder

@@ -1,10 +1,10 @@
 #!/bin/sh
 # drawtext_cuda against drawtext: per-frame filter time at 1080p and 2160p
 # for a one-line timestamp and a 20-line block with box and border, in the
-# same run (picked up by tools/bench.sh; needs a CUDA device, else says
+# same run (picked up by bench/bench.sh; needs a CUDA device, else says
 # so and exits 0).
 #
-#   sh tools/bench-drawtext.sh [BUILD] [FRAMES]
+#   sh bench/bench-drawtext.sh [BUILD] [FRAMES]
 #
 # BUILD (default build) holds ffmpeg, and tests/filterrun (obj/tests/
 # filterrun in a build tree) and cudatime.so where present.
@@ -22,10 +22,10 @@
 # rounds (default 3), each drawtext then drawtext_cuda; the ratio given is
 # the median of the rounds' ratios, the times each filter's best round.
 # Kernel time: the drawtext_cuda kernel's mean time per launch from CUDA
-# events around each launch (tools/cudatime.cpp, preloaded); a short list
+# events around each launch (bench/cudatime.cpp, preloaded); a short list
 # is drawn by drawtext_cuda_inline (the list in the launch's parameters).
 # Camera footage: the timestamp back to back on the first 25 pictures of
-# the camera clip (BUILD/clips/vtest.avi or CAMERA_CLIP; tools/camera-clip.sh
+# the camera clip (BUILD/clips/vtest.avi or CAMERA_CLIP; bench/camera-clip.sh
 # fetches it) upscaled to 1080p, as on testsrc2.
 # Whole process: the wall time of ffmpeg running testsrc2 -> format=nv12
 # [-> hwupload_cuda] -> the filter -> null over FRAMES frames, as frames/s,
@@ -139,5 +139,5 @@ if [ -r "$clip" ]; then
     back_to_back "1920x1080 ts (nv12), camera footage (vtest.avi)" "$opts_ts" \
         "scale=1920:1080:flags=bicubic,format=nv12" --input "$clip"
 else
-    echo "bench: drawtext camera footage: skipped (no $clip; tools/camera-clip.sh fetches it)"
+    echo "bench: drawtext camera footage: skipped (no $clip; bench/camera-clip.sh fetches it)"
 fi

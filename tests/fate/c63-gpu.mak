@@ -4,7 +4,7 @@
 # the c63-enc-NAME references of the CPU encoder (the reference encoder's
 # output), for every input path and pipeline depth.
 
-C63_GPU_TEST = runlocal c63/c63-gpu-test.sh
+C63_GPU_TEST = runlocal c63/fate/c63-gpu-test.sh
 C63_GPU_INPUTS = yuv420p nv12 cuda
 C63_GPU_DEPTHS = 1 2 4
 
@@ -12,7 +12,7 @@ C63_GPU_DEPTHS = 1 2 4
 define C63_GPU_MD5
 FATE_C63_GPU_MD5 += fate-c63-cuda-$(1)-d$(2)-$(3)
 fate-c63-cuda-$(1)-d$(2)-$(3): CMD = $$(C63_GPU_TEST) enc $(3) $(1) $(2)
-fate-c63-cuda-$(1)-d$(2)-$(3): REF = $$(C63_TESTS)/ref/c63-enc-$(3)
+fate-c63-cuda-$(1)-d$(2)-$(3): REF = $$(C63_FATE)/ref/c63-enc-$(3)
 endef
 $(foreach i,$(C63_GPU_INPUTS),$(foreach d,$(C63_GPU_DEPTHS),$(foreach v,$(C63_VECTORS),\
     $(eval $(call C63_GPU_MD5,$(i),$(d),$(v))))))
@@ -62,34 +62,34 @@ $(FATE_C63_GPU_EC): CMP = null
 
 # Real out-of-device-memory: tests/cudahog takes the device's memory but a
 # little, from 0 to 3 GiB left, while c63_cuda or cudadiff runs at 2160p.
-tests/cudahog$(EXESUF): $(C63_TESTS)/cudahog.cpp
+tests/cudahog$(EXESUF): $(C63_HARNESS)/cudahog.cpp
 	$(CXX) -O2 -std=c++11 -Wall $(LDFLAGS) -o $@ $< -ldl
 FATE_C63_GPU_OOM = fate-c63-cuda-oom fate-cudadiff-oom
 fate-c63-cuda-oom: CMD = $(C63_GPU_TEST) oom c63_cuda $$(target_path tests/cudahog$(EXESUF))
 fate-cudadiff-oom: CMD = $(C63_GPU_TEST) oom cudadiff $$(target_path tests/cudahog$(EXESUF))
 $(FATE_C63_GPU_OOM): tests/cudahog$(EXESUF)
-$(FATE_C63_GPU_OOM): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+$(FATE_C63_GPU_OOM): REF = $(C63_FATE)/ref/$(@:fate-%=%)
 
 # Without a device, cudahog says so and does not run the command.
-fate-cudahog-nodevice: CMD = runlocal c63/c63-gpu-test.sh hognodevice $$(target_path tests/cudahog$(EXESUF))
+fate-cudahog-nodevice: CMD = runlocal c63/fate/c63-gpu-test.sh hognodevice $$(target_path tests/cudahog$(EXESUF))
 fate-cudahog-nodevice: tests/cudahog$(EXESUF)
-fate-cudahog-nodevice: REF = $(C63_TESTS)/ref/cudahog-nodevice
+fate-cudahog-nodevice: REF = $(C63_FATE)/ref/cudahog-nodevice
 FATE_C63_ALL += fate-cudahog-nodevice
 
 # CUDA frames of another CUDA context (another device where there are two)
 # than c63_cuda's: refused, and the frames of its own context still coded
 # as c63 codes them (tests/cudactx; CUDACTX_DEVICE_B=1 puts the other
 # context on a second GPU). Without a device, cudactx says so.
-tests/cudactx$(EXESUF): $(C63_TESTS)/cudactx.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+tests/cudactx$(EXESUF): $(C63_HARNESS)/cudactx.cpp libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(LDFLAGS) -o $@ $< \
 	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 fate-c63-cuda-othercontext: CMD = run tests/cudactx$(EXESUF) $${CUDACTX_DEVICE_B:-0}
 fate-c63-cuda-othercontext: tests/cudactx$(EXESUF)
-fate-c63-cuda-othercontext: REF = $(C63_TESTS)/ref/c63-cuda-othercontext
-fate-cudactx-nodevice: CMD = runlocal c63/c63-gpu-test.sh ctxnodevice $$(target_path tests/cudactx$(EXESUF))
+fate-c63-cuda-othercontext: REF = $(C63_FATE)/ref/c63-cuda-othercontext
+fate-cudactx-nodevice: CMD = runlocal c63/fate/c63-gpu-test.sh ctxnodevice $$(target_path tests/cudactx$(EXESUF))
 fate-cudactx-nodevice: tests/cudactx$(EXESUF)
-fate-cudactx-nodevice: REF = $(C63_TESTS)/ref/cudactx-nodevice
+fate-cudactx-nodevice: REF = $(C63_FATE)/ref/cudactx-nodevice
 FATE_C63_ALL += fate-cudactx-nodevice
 
 FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
@@ -97,7 +97,7 @@ FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NV
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,
 # which checkcuda embeds (the top-level Makefile links this object), so
 # that libavcodec's PTX holds only the encoder's kernels.
-tests/checkcuda_bench.ptx: $(C63_TESTS)/checkcuda_bench.cu $(SRC_PATH)/compat/cuda/cuda_runtime.h \
+tests/checkcuda_bench.ptx: $(C63_HARNESS)/checkcuda_bench.cu $(SRC_PATH)/compat/cuda/cuda_runtime.h \
                            $(SRC_PATH)/libavcodec/cuda_kernels/cuda_compat.h
 	$(COMPILE_NVCC)
 tests/checkcuda_bench.ptx: NVCCFLAGS += -I$(SRC_PATH)/libavcodec/cuda_kernels

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Test driver for mestimate_cuda and its CPU twin mestimate, called from
-# tests/mestimate.mak. Writes what the reference holds to stdout; exits
+# tests/fate/mestimate.mak. Writes what the reference holds to stdout; exits
 # non-zero on any mismatch or unexpected result.
 #
 #   mestimate.sh cpu   MVDUMP SRC FORMAT OPTS [all]

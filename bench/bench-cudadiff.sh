@@ -1,13 +1,13 @@
 #!/bin/sh
 # cudadiff kernel benchmark: kernel time per 1080p and 2160p frame, achieved
-# GB/s and the device's measured copy bandwidth (see tools/bench-cudadiff.cpp).
+# GB/s and the device's measured copy bandwidth (see bench/bench-cudadiff.cpp).
 #
-#   sh tools/bench-cudadiff.sh [BUILD] [FRAMES] [NOISE]
+#   sh bench/bench-cudadiff.sh [BUILD] [FRAMES] [NOISE]
 #
 # BUILD is the build folder (default build/); the kernel is the one the
 # filter embeds, left as PTX by the FFmpeg build.
 #
-#   AGAINST=REV sh tools/bench-cudadiff.sh [BUILD] --build-only
+#   AGAINST=REV sh bench/bench-cudadiff.sh [BUILD] --build-only
 #
 # also builds revision REV's benchmark and kernel (taken from git, compiled
 # with the build's own CUDA compiler and flags) as BUILD/bench-cudadiff-old
@@ -30,18 +30,21 @@ fi
 # rebuilt when missing, or when out of date in the build tree (not in a
 # bundle copied to another machine, whose timestamps say nothing)
 if [ ! -x "$bin" ] || { [ "$frames" = --build-only ] &&
-    { [ "$top/tools/bench-cudadiff.cpp" -nt "$bin" ] || [ "$top/kernels/cudadiff.h" -nt "$bin" ]; }; }; then
+    { [ "$top/bench/bench-cudadiff.cpp" -nt "$bin" ] || [ "$top/kernels/cudadiff.h" -nt "$bin" ]; }; }; then
     ${CXX:-c++} -O2 -std=c++17 -Wall -I"$top/kernels" \
         -I"$build/nv-codec-headers/include" $(pkg-config --cflags ffnvcodec 2>/dev/null) \
-        -o "$bin" "$top/tools/bench-cudadiff.cpp" -ldl
+        -o "$bin" "$top/bench/bench-cudadiff.cpp" -ldl
 fi
 if [ "$frames" = --build-only ] && [ -n "${AGAINST:-}" ]; then
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-cudadiff.XXXXXX")
     trap 'rm -rf "$tmp"' EXIT
-    mkdir -p "$tmp/kernels" "$tmp/tools"
-    for f in kernels/cudadiff.cu kernels/cudadiff.h kernels/cuda_compat.h tools/bench-cudadiff.cpp; do
+    mkdir -p "$tmp/kernels" "$tmp/bench"
+    for f in kernels/cudadiff.cu kernels/cudadiff.h kernels/cuda_compat.h; do
         git -C "$top" show "$AGAINST:$f" > "$tmp/$f"
     done
+    # in bench/, or in tools/ in the revisions before bench/ existed
+    git -C "$top" show "$AGAINST:bench/bench-cudadiff.cpp" > "$tmp/bench/bench-cudadiff.cpp" 2>/dev/null ||
+        git -C "$top" show "$AGAINST:tools/bench-cudadiff.cpp" > "$tmp/bench/bench-cudadiff.cpp"
     cfg=$(cd "$build/obj" && pwd)/ffbuild/config.mak
     nvcc=$(sed -n 's/^NVCC=//p' "$cfg")
     nvccflags=$(sed -n 's/^NVCCFLAGS=//p' "$cfg")
@@ -49,7 +52,7 @@ if [ "$frames" = --build-only ] && [ -n "${AGAINST:-}" ]; then
     (cd "$build/obj" && $nvcc $nvccflags -I"$tmp/kernels" -o "$tmp/cudadiff.ptx" "$tmp/kernels/cudadiff.cu")
     ${CXX:-c++} -O2 -std=c++17 -Wall -I"$tmp/kernels" \
         -I"$build/nv-codec-headers/include" $(pkg-config --cflags ffnvcodec 2>/dev/null) \
-        -o "$build/bench-cudadiff-old" "$tmp/tools/bench-cudadiff.cpp" -ldl
+        -o "$build/bench-cudadiff-old" "$tmp/bench/bench-cudadiff.cpp" -ldl
     cp "$tmp/cudadiff.ptx" "$build/cudadiff-old.ptx"
     git -C "$top" log -1 --format='%h %s' "$AGAINST" > "$build/cudadiff-old.rev"
 fi

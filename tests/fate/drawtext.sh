@@ -1,11 +1,11 @@
 #!/bin/sh
 # Test driver for drawtext_cuda and its CPU twin drawtext, called from
-# tests/drawtext.mak. Writes what the reference holds to stdout; exits
+# tests/fate/drawtext.mak. Writes what the reference holds to stdout; exits
 # non-zero on any mismatch or unexpected result.
 #
 # The font is $DRAWTEXT_FONT, by default Debian's fonts-dejavu-core
 # DejaVuSans.ttf (the GPU bundle carries its own copy). In OPTS, @FONT@
-# stands for it and @SAMPLES@ for tests/samples.
+# stands for it and @SAMPLES@ for tests/fate/samples.
 #
 #   drawtext.sh cpu|gpu FFMPEG SRC FORMAT OPTS [PRE]
 #       cpu (make check): the frame checksums of drawtext=OPTS on SRC in

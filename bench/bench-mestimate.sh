@@ -4,9 +4,9 @@
 # search_param 7 (mestimate's defaults) and 32. The kernel rate of byte
 # absolute differences against the measured __vsadu4 peak is printed by
 # checkcuda --bench ("bench mestimate_cuda", the same peak the c63
-# benchmark uses), which tools/bench-c63cuda.sh runs.
+# benchmark uses), which bench/bench-c63cuda.sh runs.
 #
-#   sh tools/bench-mestimate.sh [BUILD_DIR] [GPU_FRAMES] [CPU_FRAMES]
+#   sh bench/bench-mestimate.sh [BUILD_DIR] [GPU_FRAMES] [CPU_FRAMES]
 #
 # BUILD_DIR (default build) holds ffmpeg and checkcuda, and tests/mvdump
 # (obj/tests/mvdump in a build tree, tests/mvdump in a GPU bundle). Frames
@@ -64,7 +64,7 @@ for p in 7 32; do
     }'
 done
 
-# Real camera footage (tools/camera-clip.sh: vtest.avi, 768x576, and the
+# Real camera footage (bench/camera-clip.sh: vtest.avi, 768x576, and the
 # same upscaled to 1920x1080 with fresh noise), esa, mb_size 16,
 # search_param 7: per-frame time of each filter alone from tests/filterrun
 # (frames already in place: system memory or CUDA frames; the GPU time
@@ -85,10 +85,10 @@ if [ -x "$FILTERRUN" ] && [ -r "$CLIP" ]; then
                    s, c / 1000, g / 1000, (g > 0 ? c / g : 0) }'
     done
 else
-    echo "bench-mestimate: camera footage skipped (no tests/filterrun or no $CLIP; see tools/camera-clip.sh)"
+    echo "bench-mestimate: camera footage skipped (no tests/filterrun or no $CLIP; see bench/camera-clip.sh)"
 fi
 
 # The kernel rates (mestimate_esa and mestimate_block at 1080p, p 7 and 32,
 # against the __vsadu4 peak) are the "bench mestimate_cuda" lines of
-# checkcuda --bench, which tools/bench-c63cuda.sh runs.
+# checkcuda --bench, which bench/bench-c63cuda.sh runs.
 exit 0

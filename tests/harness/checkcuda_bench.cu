@@ -20,7 +20,7 @@
 
 /*
  * Kernels that only checkcuda --bench runs, built into a PTX of their own
- * (tests/c63-gpu.mak) that checkcuda embeds, so that none of them is in
+ * (tests/fate/c63-gpu.mak) that checkcuda embeds, so that none of them is in
  * the libraries:
  *
  *   c63_peak_sad     a tight __vsadu4 loop, to measure the peak rate of

@@ -3,7 +3,7 @@
 # fixed camera over a pedestrian street (768x576, 10 frames/s, MS-MPEG4v3),
 # from OpenCV's samples as Debian ships them in the opencv-doc package.
 #
-#   sh tools/camera-clip.sh OUTDIR
+#   sh bench/camera-clip.sh OUTDIR
 #
 # Prints the path of OUTDIR/vtest.avi, fetching it first if it is not there
 # (apt-get download opencv-doc, then the one file out of the package; about

@@ -1,6 +1,6 @@
 // checkc63: the C versions of the Codec63 CPU routines against their
 // references (the transcriptions of the reference programs in
-// tests/c63ref.h, and plain searches) on random and extreme input, the
+// tests/harness/c63ref.h, and plain searches) on random and extreme input, the
 // encoders' checks of what they are opened with, and the GPU entropy
 // coder's stages run serially against the CPU writer.
 //
@@ -30,9 +30,9 @@ extern "C" {
 #include "libavcodec/c63/c63enc.h"
 extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
-#include "tests/c63/c63_ec_frames.h"
-#include "tests/c63/c63ref.h"
-#include "tests/c63/c63ec_serial.h"
+#include "tests/c63/harness/c63_ec_frames.h"
+#include "tests/c63/harness/c63ref.h"
+#include "tests/c63/harness/c63ec_serial.h"
 
 static int passed, failed;
 static std::mt19937 rng(1);

@@ -162,7 +162,7 @@ encthreads) # tests/encthreads: the encoder in one process at thread counts A
     md5 < "$TMP/out.c63"
     ;;
 encapi)     # tests/encapi: the encoder through the API at 1 and THREADS
-            # threads (see tests/encapi.cpp); its lines are the reference
+            # threads (see tests/harness/encapi.cpp); its lines are the reference
     run=$1 name=$2 threads=$3
     xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
     "$run" "$threads" "$TMP/in.yuv" "$(size_of "$name")"

@@ -2,7 +2,7 @@
 # The c63 CPU encoder and decoder on real camera footage, side by side with
 # the course's reference programs in the same run.
 #
-#   sh tools/bench-c63cpu.sh BUILD [C63ENC C63DEC]
+#   sh bench/bench-c63cpu.sh BUILD [C63ENC C63DEC]
 #
 # BUILD holds ffmpeg (build/). C63ENC and C63DEC are the reference encoder
 # and decoder (not part of this repository; by default BUILD/peers/c63enc
@@ -10,7 +10,7 @@
 # by C63_REFENC and C63_REFDEC); when they are not there, only our figures
 # are printed.
 #
-# Input: vtest.avi (768x576; fetched by tools/camera-clip.sh, which this
+# Input: vtest.avi (768x576; fetched by bench/camera-clip.sh, which this
 # script does not run: it is skipped when the clip is absent) and its camera-like
 # 1080p version (bicubic upscale, fresh noise on every frame, fixed seed),
 # both decoded once to raw yuv420p. Our decoder runs with one thread and
@@ -102,7 +102,7 @@ fi
 clips=${CLIPS:-$BUILD/clips}
 clip=$clips/vtest.avi
 if [ ! -f "$clip" ]; then
-    echo "bench-c63cpu: no camera clip $clip (sh tools/camera-clip.sh $clips fetches it); skipped"
+    echo "bench-c63cpu: no camera clip $clip (sh bench/camera-clip.sh $clips fetches it); skipped"
     exit 0
 fi
 

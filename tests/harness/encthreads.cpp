@@ -88,7 +88,7 @@ extern "C" {
 #include "libavutil/frame.h"
 #include "libavutil/imgutils.h"
 }
-#include "tests/c63/turns.h"
+#include "tests/c63/harness/turns.h"
 
 static int fail(const char *what, int err)
 {

@@ -1,6 +1,6 @@
 # Codec63 tests (CPU). See tests/fate.mak.
 
-C63_TEST = runlocal c63/c63-test.sh
+C63_TEST = runlocal c63/fate/c63-test.sh
 C63_VECTORS = tiny odd_height qcif_keyint cif_testsrc2 cif_noise mandel hd1080_testsrc2
 
 # Decoder: every reference vector decodes to the reference decoder's md5.
@@ -59,10 +59,10 @@ fate-c63-me-range-4: CMD = $(C63_TEST) encopt $(C63_CLIP) -me_range 4
 fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 
 # encthreads: the encoder in one process at two thread counts, in turns of
-# a few frames (tools/bench-c63cpu.sh times thread scaling with it). Here:
+# a few frames (bench/bench-c63cpu.sh times thread scaling with it). Here:
 # the packets of both are identical, and the first's are the reference
 # encoder's stream.
-tests/encthreads$(EXESUF): $(C63_TESTS)/encthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
+tests/encthreads$(EXESUF): $(C63_HARNESS)/encthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCT = fate-c63-encthreads-cif_noise fate-c63-encthreads-odd_height
@@ -71,15 +71,10 @@ fate-c63-encthreads-odd_height: CMD = $(C63_TEST) encthreads $$(target_path test
 $(FATE_C63_ENCT): tests/encthreads$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCT)
 
-# cpuscaling: the host's own scaling of a loop that shares nothing, beside
-# the thread scaling that tools/bench-c63cpu.sh measures (not a test).
-tests/cpuscaling$(EXESUF): $(C63_TESTS)/cpuscaling.cpp
-	$(CXX) -O2 -std=c++17 $(LDFLAGS) -o $@ $< -lpthread
-
 # encapi: the encoder through the API at one thread and at more: the
 # packets' delay, timestamps, opaque data and key flags, a frame of the
 # wrong size refused, a packet whose buffer is not given.
-tests/encapi$(EXESUF): $(C63_TESTS)/encapi.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+tests/encapi$(EXESUF): $(C63_HARNESS)/encapi.cpp libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCAPI = fate-c63-encapi-qcif_keyint fate-c63-encapi-odd_height
@@ -89,9 +84,9 @@ $(FATE_C63_ENCAPI): tests/encapi$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_ENCAPI)
 
 # decthreads: the decoder in one process at two thread counts, frame by
-# frame in turn (tools/bench-c63cpu.sh times it with it). Here: the frames
+# frame in turn (bench/bench-c63cpu.sh times it with it). Here: the frames
 # of both are identical, and the first's are the reference decoder's.
-tests/decthreads$(EXESUF): $(C63_TESTS)/decthreads.cpp $(C63_TESTS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
+tests/decthreads$(EXESUF): $(C63_HARNESS)/decthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_DECTH = fate-c63-decthreads-cif_noise fate-c63-decthreads-qcif_keyint
@@ -122,7 +117,7 @@ fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
 # sizes. Each packet must be the CPU writer's, and the stream's md5 the
 # c63 encoder's (at quality 25 the reference encoder's, c63-enc-NAME:
 # REF, see fate.mak).
-tests/ecserial$(EXESUF): $(C63_TESTS)/ecserial.cpp $(C63_TESTS)/c63ec_serial.h \
+tests/ecserial$(EXESUF): $(C63_HARNESS)/ecserial.cpp $(C63_HARNESS)/c63ec_serial.h \
                           $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
@@ -165,8 +160,8 @@ FATE_C63_ALL += fate-checkasm-c63dsp
 # checkc63: the C routines against the reference's transcriptions on random
 # input (c63ref.h: the reference's float chain, so no multiply-add is fused),
 # the encoders' open checks, the GPU coder's stages run serially.
-tests/checkc63$(EXESUF): $(C63_TESTS)/checkc63.cpp $(C63_TESTS)/c63_ec_frames.h $(C63_TESTS)/c63ref.h \
-                          $(C63_TESTS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
+tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp $(C63_HARNESS)/c63_ec_frames.h $(C63_HARNESS)/c63ref.h \
+                          $(C63_HARNESS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
                           libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz

@@ -6,10 +6,10 @@
 # a CUDA device is usable, also the GPU sender (hwupload_cuda, cudadiff,
 # the encoder reading only the lists), checked to give the same stream.
 #
-#   sh tools/bench-framediff.sh [BUILD] [FRAMES] [NOISE]
+#   sh bench/bench-framediff.sh [BUILD] [FRAMES] [NOISE]
 #
 # The content is OpenCV's vtest.avi (real camera footage, 768x576, fetched
-# by tools/camera-clip.sh into BUILD/clips), upscaled with
+# by bench/camera-clip.sh into BUILD/clips), upscaled with
 # scale=W:H:flags=bicubic,noise=alls=NOISE:allf=t (default 3), FRAMES
 # frames (default 60) as yuv420p. The encoder differences on the CPU itself (-threshold T,
 # -g 0: no refresh; the first frame, a whole picture, is left out of the

@@ -2,13 +2,13 @@
 # these tests set their own: every GPU test fate-mestimate-cuda-NAME is
 # compared with the reference ref/mestimate-NAME that the CPU test
 # fate-mestimate-NAME writes with mestimate alone, and must moreover equal
-# mestimate's output of the same run byte for byte (tests/mestimate.sh).
+# mestimate's output of the same run byte for byte (tests/fate/mestimate.sh).
 
-ME_SH     = sh $(C63_TESTS)/mestimate.sh
+ME_SH     = sh $(C63_FATE)/mestimate.sh
 ME_MVDUMP = $$$$(target_path tests/mvdump$(EXESUF))
 
 # tests/mvdump: the motion vector side data of a graph's output, printed.
-tests/mvdump$(EXESUF): $(C63_TESTS)/mvdump.c libavfilter/libavfilter.a libswscale/libswscale.a \
+tests/mvdump$(EXESUF): $(C63_HARNESS)/mvdump.c libavfilter/libavfilter.a libswscale/libswscale.a \
                        libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libswscale/libswscale.a \
 	    libavformat/libavformat.a libavcodec/libavcodec.a libswresample/libswresample.a \
@@ -17,7 +17,7 @@ tests/mvdump$(EXESUF): $(C63_TESTS)/mvdump.c libavfilter/libavfilter.a libswscal
 # tests/checkbm: the block matching of c63_me and mestimate_bmN
 # (block_match.h) run on the CPU against ff_me_search_esa and the search of
 # docs/c63-format.md section 7.3.
-tests/checkbm$(EXESUF): $(C63_TESTS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_kernels/block_match.h \
+tests/checkbm$(EXESUF): $(C63_HARNESS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_kernels/block_match.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/mestimate_cuda.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/kernel_func.h \
@@ -26,7 +26,7 @@ tests/checkbm$(EXESUF): $(C63_TESTS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_ke
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)
 
 # tests/checkme: the kernel's search code (me_search.h) against ff_me_search_*.
-tests/checkme$(EXESUF): $(C63_TESTS)/checkme.c $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
+tests/checkme$(EXESUF): $(C63_HARNESS)/checkme.c $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
                         $(SRC_PATH)/libavfilter/cuda_kernels/kernel_func.h \
                         libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libavutil/libavutil.a \
@@ -44,7 +44,7 @@ FATE_ME_CPU += fate-mestimate-$(1)
 FATE_ME_GPU += fate-mestimate-cuda-$(1)
 fate-mestimate-$(1):      CMD = $$(ME_SH) cpu $(ME_MVDUMP) "$(2)" $(3) "$(4)" $(5)
 fate-mestimate-cuda-$(1): CMD = $$(ME_SH) gpu $(ME_MVDUMP) "$(2)" $(3) "$(4)" $(5)
-fate-mestimate-$(1) fate-mestimate-cuda-$(1): REF = $$(C63_TESTS)/ref/mestimate-$(1)
+fate-mestimate-$(1) fate-mestimate-cuda-$(1): REF = $$(C63_FATE)/ref/mestimate-$(1)
 endef
 
 # every method: mb_size 8, 16, 32 and 12 (rounded to 16) with search_param
@@ -88,7 +88,7 @@ fate-mestimate-checkme: tests/checkme$(EXESUF)
 fate-mestimate-checkbm:       CMD = run tests/checkbm$(EXESUF)
 fate-mestimate-checkbm: tests/checkbm$(EXESUF)
 ME_CPU_OTHER = fate-mestimate-small fate-mestimate-help fate-mestimate-checkme fate-mestimate-checkbm $(ME_ERR)
-$(ME_CPU_OTHER): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+$(ME_CPU_OTHER): REF = $(C63_FATE)/ref/$(@:fate-%=%)
 
 # GPU errors: a format without 8-bit luma first, no whole block, a size
 # change mid-stream (need a device; the ffmpeg command line reconfigures the
@@ -99,10 +99,10 @@ fate-mestimate-cuda-badformat:  CMD = $(ME_SH) error $$(target_path ffmpeg) "tes
 fate-mestimate-cuda-small:      CMD = $(ME_SH) error $$(target_path ffmpeg) "testsrc2=s=14x14:r=5:d=1" "format=yuv420p,hwupload_cuda,mestimate_cuda=mb_size=12"
 fate-mestimate-cuda-sizechange: CMD = $(ME_SH) sizechange $$(target_path tests/filterrun$(EXESUF)) "testsrc2=s=96x64:r=10,format=yuv420p" "testsrc2=s=80x48:r=10,format=yuv420p" "method=esa:mb_size=16"
 fate-mestimate-cuda-sizechange: tests/filterrun$(EXESUF)
-$(ME_ERR_GPU): REF = $(C63_TESTS)/ref/$(@:fate-%=%)
+$(ME_ERR_GPU): REF = $(C63_FATE)/ref/$(@:fate-%=%)
 
 $(FATE_ME_CPU) $(FATE_ME_GPU): tests/mvdump$(EXESUF)
-$(FATE_ME_CPU) $(FATE_ME_GPU) $(ME_CPU_OTHER) $(ME_ERR_GPU): $(C63_TESTS)/mestimate.sh
+$(FATE_ME_CPU) $(FATE_ME_GPU) $(ME_CPU_OTHER) $(ME_ERR_GPU): $(C63_FATE)/mestimate.sh
 
 FATE_C63_ALL += $(FATE_ME_CPU) $(ME_CPU_OTHER)
 FATE_C63_GPU += $(FATE_ME_GPU) $(ME_ERR_GPU)

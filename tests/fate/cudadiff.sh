@@ -1,6 +1,6 @@
 #!/bin/sh
 # Test driver for the framediff, framediffapply and cudadiff filters,
-# called from tests/cudadiff.mak. Writes what the reference holds to
+# called from tests/fate/cudadiff.mak. Writes what the reference holds to
 # stdout; exits non-zero on any mismatch or unexpected result.
 #
 #   cudadiff.sh frames   FFMPEG SRC FILTERS [entries|threads]
@@ -19,7 +19,7 @@
 #       the framediff results. With CUDADIFF_CPU_ONLY=1 only framediff runs
 #       (to write references on a machine without a GPU).
 #
-# SRC is a lavfi source, or @SAMPLES@/FILE for a file of tests/samples.
+# SRC is a lavfi source, or @SAMPLES@/FILE for a file of tests/fate/samples.
 
 mode=$1 ffmpeg=$2 src=$3
 shift 3

@@ -29,7 +29,7 @@
  * coefficients and vectors are entropy-coded twice: by the c63 encoder's
  * CPU writer (ff_c63_write_begin(), _row(), _end()) and by c63_cuda's GPU
  * coder, the kernels' stages run serially on the CPU (both through
- * tests/c63ec_serial.h).
+ * tests/harness/c63ec_serial.h).
  * The serial coder's packets are written to OUTPUT, one after the other: a .c63
  * stream, which must be the c63 encoder's (FATE compares its md5 with the
  * references). So the GPU coder's logic is checked on the encoder's real
@@ -57,7 +57,7 @@ extern "C" {
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
 }
-#include "tests/c63/c63ec_serial.h"
+#include "tests/c63/harness/c63ec_serial.h"
 
 static int fail(const char *what, int err)
 {

@@ -14,7 +14,7 @@ eval "base=\${$#}"
 n=$# i=0
 for a; do i=$((i + 1)); [ $i -lt $n ] && set -- "$@" "$a"; done
 shift $n
-SAMPLES=$base/c63/samples
+SAMPLES=$base/c63/fate/samples
 TMP=${TMPDIR:-/tmp}/c63-fate.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT
