@@ -21,7 +21,9 @@
 /*
  * Every float operation here must be rounded on its own, exactly as the
  * reference does it: this file is compiled with -ffp-contract=off (see
- * Makefile) so that no multiply-add is ever fused, whatever -march says.
+ * Makefile) so that no multiply-add is ever fused, whatever -march says,
+ * and with -ftree-vectorize, which keeps each operation as it is (no
+ * reassociation without -ffast-math).
  */
 
 #include <limits.h>
