@@ -96,6 +96,7 @@ LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
          libavcodec/framediff:libavcodec_framediff \
          libavfilter/cudadiff:libavfilter_cudadiff \
+         libavfilter/cudainput:libavfilter_cudainput \
          libavfilter/drawtext_cuda:libavfilter_drawtext_cuda \
          libavfilter/mestimate_cuda:libavfilter_mestimate \
          libavcodec/cuda_kernels:kernels \
@@ -349,7 +350,7 @@ $(OBJ)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h kern
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
 CHECKFRAMEDIFF_DEPS := tests/harness/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
-                       libavcodec_framediff/framediff_stream.h libavcodec_framediff/difflist.h
+                       libavcodec_framediff/framediff_stream.h kernels/difflist.h
 
 checkframediff: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkframediff

@@ -20,14 +20,15 @@
  * @file
  * Difference lists (version 2, described in libavutil/framediff.h) on the
  * CPU: the picture geometry they index, their place on a frame, and their
- * checking, application and making. Header-only, so that libavcodec
- * (the framediff codec) and libavfilter (framediff, cudadiff,
- * framediffapply) share it without linking to each other. The placement
- * of the bits in the bitmap is the CUDA kernel's (cuda_kernels/cudadiff.h).
+ * checking, application and making, the CPU side of the cudadiff kernel's
+ * lists. Header-only, so that libavcodec (the framediff codec) and
+ * libavfilter (framediff, cudadiff, framediffapply) each build it from
+ * their own cuda_kernels/ without linking to each other. The placement of
+ * the bits in the bitmap is the kernel's (cudadiff.h).
  */
 
-#ifndef AVCODEC_FRAMEDIFF_DIFFLIST_H
-#define AVCODEC_FRAMEDIFF_DIFFLIST_H
+#ifndef KERNELS_DIFFLIST_H
+#define KERNELS_DIFFLIST_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,7 +46,7 @@
 #include "libavutil/log.h"
 #include "libavutil/pixdesc.h"
 
-#include "libavcodec/cuda_kernels/cudadiff.h"
+#include "cudadiff.h"
 
 /** The picture as the list indexes it: planes of bytes, packed. */
 typedef struct FrameDiffGeometry {
@@ -404,4 +405,4 @@ static inline size_t ff_framediff_list_make(uint8_t *buf, uint8_t *recv,
     return ff_framediff_list_size(g, n);
 }
 
-#endif /* AVCODEC_FRAMEDIFF_DIFFLIST_H */
+#endif /* KERNELS_DIFFLIST_H */

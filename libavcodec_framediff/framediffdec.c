@@ -33,7 +33,7 @@
 #include "libavcodec/decode.h"
 
 #include "framediff_stream.h"
-#include "difflist.h"
+#include "libavcodec/cuda_kernels/difflist.h"
 
 typedef struct FrameDiffDecContext {
     FrameDiffGeometry g;

@@ -38,7 +38,7 @@
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
 
-#include "libavfilter/cudadiff/cuda_input.h"
+#include "libavfilter/cudainput/cuda_input.h"
 #include "libavfilter/cudadiff/diffcommon.h"
 #include "libavfilter/cuda_kernels/cudadiff.h"
 

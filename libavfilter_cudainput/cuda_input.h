@@ -23,8 +23,8 @@
  * filter's name and returns an AVERROR.
  */
 
-#ifndef AVFILTER_CUDADIFF_CUDA_INPUT_H
-#define AVFILTER_CUDADIFF_CUDA_INPUT_H
+#ifndef AVFILTER_CUDAINPUT_CUDA_INPUT_H
+#define AVFILTER_CUDAINPUT_CUDA_INPUT_H
 
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
@@ -50,4 +50,4 @@ int ff_cuda_filter_input(AVFilterContext *ctx, AVFilterLink *inlink,
 int ff_cuda_filter_frame_check(AVFilterContext *ctx, const AVFrame *frame, int w, int h,
                                enum AVPixelFormat sw_format, const char *why);
 
-#endif /* AVFILTER_CUDADIFF_CUDA_INPUT_H */
+#endif /* AVFILTER_CUDAINPUT_CUDA_INPUT_H */

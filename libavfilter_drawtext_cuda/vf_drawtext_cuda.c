@@ -48,7 +48,7 @@
 #include "libavfilter/formats.h"
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
-#include "libavfilter/cudadiff/cuda_input.h"
+#include "libavfilter/cudainput/cuda_input.h"
 
 #include "libavfilter/cuda_kernels/drawtext_cuda.h"
 

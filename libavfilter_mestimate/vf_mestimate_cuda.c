@@ -42,7 +42,7 @@
 #include "libavfilter/motion_estimation.h"
 #include "libavfilter/video.h"
 #include "libavfilter/cuda/load_helper.h"
-#include "libavfilter/cudadiff/cuda_input.h"
+#include "libavfilter/cudainput/cuda_input.h"
 
 #include "libavfilter/cuda_kernels/me_search.h"
 #include "libavfilter/cuda_kernels/mestimate_cuda.h"
