@@ -43,7 +43,8 @@ include $(C63_FATE)/drawtext.mak
 include $(C63_FATE)/mestimate.mak
 include $(C63_FATE)/pipelines-gpu.mak
 
-FATE_FFMPEG_FFPROBE += $(FATE_C63_ALL)
+# (fate-checkasm-c63dsp is already in FFmpeg's FATE_CHECKASM)
+FATE_FFMPEG_FFPROBE += $(filter-out fate-checkasm-%,$(FATE_C63_ALL))
 FATE_HW-yes += $(FATE_C63_GPU)
 $(FATE_C63_GPU): ffmpeg$(PROGSSUF)$(EXESUF) ffprobe$(PROGSSUF)$(EXESUF)
 
