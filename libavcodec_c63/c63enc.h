@@ -36,8 +36,13 @@
     { "quality", "Quality factor (higher is finer)", offsetof(Ctx, qp),          \
       AV_OPT_TYPE_INT, { .i64 = C63_QP_DEFAULT }, C63_QP_MIN, C63_QP_MAX, VE },
 
-/** Codec defaults common to the c63 encoders: -g 100, -me_range 0 (= 16). */
+/**
+ * Codec defaults common to the c63 encoders: -g 100, -me_range 0 (= 16),
+ * and no bitrate (so that one set by the user can be told from libavcodec's
+ * default and refused: there is no rate control).
+ */
 #define C63_ENCODER_DEFAULTS        \
+    { "b",        "0"   },          \
     { "g",        "100" },          \
     { "me_range", "0"   },          \
     { NULL },

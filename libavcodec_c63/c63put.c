@@ -55,6 +55,14 @@ int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3])
                qp, C63_QP_MIN, C63_QP_MAX);
         return AVERROR(EINVAL);
     }
+    if (avctx->bit_rate > 0 || avctx->rc_max_rate > 0 || avctx->rc_min_rate > 0 ||
+        avctx->rc_buffer_size != 0 ||
+        avctx->flags & (AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_PASS1 | AV_CODEC_FLAG_PASS2)) {
+        av_log(avctx, AV_LOG_ERROR,
+               "Rate control (-b:v, -minrate, -maxrate, -bufsize, -q:v, -pass) is not supported: "
+               "c63 codes every frame at the fixed -quality\n");
+        return AVERROR(EINVAL);
+    }
     if (avctx->gop_size < 1) {
         av_log(avctx, AV_LOG_ERROR, "Keyframe interval (-g) must be at least 1, not %d\n",
                avctx->gop_size);

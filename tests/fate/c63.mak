@@ -103,13 +103,16 @@ FATE_C63_ALL += fate-c63-threads-me-range-64
 fate-c63-threads-me-range-64: CMD = $(C63_TEST) threads-opts qcif_keyint -me_range 64
 fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45
 
-C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536
+C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536 bitrate pass-1
 FATE_C63_REFUSE = $(C63_REFUSE:%=fate-c63-refuse-%)
 fate-c63-refuse-quality-0:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 0
 fate-c63-refuse-quality-51:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 51
 fate-c63-refuse-gop-0:       CMD = $(C63_TEST) refuse testsrc2=s=32x32 -g 0
 fate-c63-refuse-me-range-65: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -me_range 65
 fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
+# no rate control: the options that ask for it are refused, not ignored
+fate-c63-refuse-bitrate:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k
+fate-c63-refuse-pass-1:      CMD = $(C63_TEST) refuse testsrc2=s=32x32 -pass 1 -passlogfile $(TARGET_PATH)/tests/data/fate/c63-refuse-pass-1
 
 # ecserial: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
 # (c63ec_serial.h) on the coefficients and vectors of the c63 encoder's row
