@@ -107,17 +107,20 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* what the encoder checks and sets up at init */
-    AVCodecContext *avctx = avcodec_alloc_context3(NULL);
+    /* what the encoder checks and sets up at init, on a context with its
+     * defaults */
+    AVCodecContext *avctx = avcodec_alloc_context3(avcodec_find_encoder_by_name("c63"));
     if (!avctx)
         return fail("context", AVERROR(ENOMEM));
     avctx->width    = w;
     avctx->height   = h;
     avctx->gop_size = gop;
     avctx->me_range = me_range;
-    int range[3], ret;
-    if ((ret = ff_c63_encode_check(avctx, qp, range)) < 0)
+    int range[3], ret = ff_c63_encode_check(avctx, qp, range);
+    if (ret < 0) {
+        avcodec_free_context(&avctx);
         return fail("options", ret);
+    }
     C63Geometry g;
     uint8_t q[3][64];
     C63DSPContext dsp;
