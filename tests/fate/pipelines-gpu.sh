@@ -10,7 +10,7 @@
 #       stream decodes to as many frames as went in; on one without (an
 #       H100 has none) ffmpeg must fail with NVENC's own message saying so
 #
-# The input is tests/fate/samples/h264.mp4 (tools/make-samples.sh); the font of
+# The input is tests/fate/samples/h264.mp4 (tools/make-h264-sample.sh); the font of
 # the text is $DRAWTEXT_FONT (Debian's DejaVuSans.ttf by default).
 
 . "$(dirname "$0")/c63-common.sh"
