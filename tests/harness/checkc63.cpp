@@ -17,6 +17,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern "C" {
@@ -45,44 +46,23 @@ static void report(const char *name, bool ok, const std::string &detail = "")
 }
 
 // The C versions of the routines (every cpu flag off).
-struct Version {
-    const char *name;
-    C63DSPContext dsp;
-};
-static std::vector<Version> versions;
+static C63DSPContext c_dsp;
 
-static void init_versions()
+static void init_c_dsp()
 {
-    Version v;
     av_force_cpu_flags(0);
-    ff_c63dsp_init(&v.dsp);
+    ff_c63dsp_init(&c_dsp);
     av_force_cpu_flags(-1);
-    v.name = "c";
-    versions.push_back(v);
-}
-
-// The versions whose pointer m differs from every earlier version's.
-template <class M> static std::vector<const Version *> distinct(M C63DSPContext::*m)
-{
-    std::vector<const Version *> out;
-    for (const Version &v : versions) {
-        bool seen = false;
-        for (const Version *o : out)
-            seen |= o->dsp.*m == v.dsp.*m;
-        if (!seen && v.dsp.*m)
-            out.push_back(&v);
-    }
-    return out;
 }
 
 // a (the reference's block) against b (a version's); the first difference
 // goes into detail
-static bool same_block(const int16_t *a, const int16_t *b, const char *version, int qp,
-                       const char *what, std::string &detail)
+static bool same_block(const int16_t *a, const int16_t *b, int qp, const char *what,
+                       std::string &detail)
 {
     for (int i = 0; i < 64; i++)
         if (a[i] != b[i]) {
-            detail = std::string(version) + " qp " + std::to_string(qp) + " " + what + " " +
+            detail = "qp " + std::to_string(qp) + " " + what + " " +
                      std::to_string(i) + ": " + std::to_string(a[i]) + " vs " + std::to_string(b[i]);
             return false;
         }
@@ -92,7 +72,6 @@ static bool same_block(const int16_t *a, const int16_t *b, const char *version, 
 static void check_fdct_quant()
 {
     static const int qps[] = { 1, 5, 25, 50 };
-    const auto vers = distinct(&C63DSPContext::fdct_quant);
     for (int qp : qps) {
         uint8_t q[3][64];
         ff_c63_quant_tables(q, qp);
@@ -113,10 +92,8 @@ static void check_fdct_quant()
                            : iter < 17 ? 0 : res[i];
             }
             c63_fdct_quant_ref(a, res, q[iter % 3]);
-            for (const Version *v : vers) {
-                v->dsp.fdct_quant(b, res, q[iter % 3]);
-                ok = ok && same_block(a, b, v->name, qp, "coefficient", detail);
-            }
+            c_dsp.fdct_quant(b, res, q[iter % 3]);
+            ok = same_block(a, b, qp, "coefficient", detail);
         }
         std::string name = "fdct_quant qp " + std::to_string(qp);
         report(name.c_str(), ok, detail);
@@ -142,7 +119,6 @@ static int idct_bound(const int16_t coef[64])
 static void check_dequant_idct_add()
 {
     static const int qps[] = { 1, 5, 25, 50 };
-    const auto vers = distinct(&C63DSPContext::dequant_idct_add);
     const int stride = 40;
     std::vector<uint8_t> pred(10 * stride), da(10 * stride), db(10 * stride);
     std::uniform_int_distribution<int> pix(0, 255);
@@ -198,19 +174,16 @@ static void check_dequant_idct_add()
             for (int y = 0; y < 8; y++)
                 for (int x = 0; x < 8; x++)
                     da[off + y * stride + x] = av_clip_uint8((p ? p[y * stride + x] : 0) + a[8 * y + x]);
-            for (const Version *v : vers) {
-                for (int n = idct_bound(coef); n <= 8 && ok; n++) {
-                    std::fill(db.begin(), db.end(), 7);
-                    v->dsp.dequant_idct_add(db.data() + off, stride, p, stride, coef, q[iter % 3], n);
-                    for (size_t i = 0; i < da.size() && ok; i++)
-                        if (da[i] != db[i]) {
-                            ok = false;
-                            detail = std::string(v->name) + " qp " + std::to_string(qp) +
-                                     " byte " + std::to_string(i) + ": " + std::to_string(da[i]) +
-                                     " vs " + std::to_string(db[i]) + " (bound " +
-                                     std::to_string(n) + (p ? ")" : ", no prediction)");
-                        }
-                }
+            for (int n = idct_bound(coef); n <= 8 && ok; n++) {
+                std::fill(db.begin(), db.end(), 7);
+                c_dsp.dequant_idct_add(db.data() + off, stride, p, stride, coef, q[iter % 3], n);
+                for (size_t i = 0; i < da.size() && ok; i++)
+                    if (da[i] != db[i]) {
+                        ok = false;
+                        detail = "qp " + std::to_string(qp) + " byte " + std::to_string(i) + ": " +
+                                 std::to_string(da[i]) + " vs " + std::to_string(db[i]) +
+                                 " (bound " + std::to_string(n) + (p ? ")" : ", no prediction)");
+                    }
             }
         }
         std::string name = "dequant_idct_add qp " + std::to_string(qp);
@@ -246,7 +219,6 @@ static void check_motion_search(const MECmpContext &mecc)
         { 176, 144, 16, true }, { 88, 72, 8, false }, { 96, 64, 4, true }, { 40, 24, 64, false },
         { 272, 160, 64, true }, { 24, 200, 16, false },
     };
-    const auto vers = distinct(&C63DSPContext::me_search);
     for (const Case &c : cases) {
         std::vector<uint8_t> cur(c.w * c.h), ref(c.w * c.h);
         std::vector<uint16_t> sums(c.w * c.h);
@@ -262,13 +234,14 @@ static void check_motion_search(const MECmpContext &mecc)
         for (int by = 0; by < c.h / 8 && ok; by++)
             for (int bx = 0; bx < c.w / 8 && ok; bx++) {
                 C63MV a = search_ref(cur.data(), ref.data(), c.w, c.h, bx, by, c.r);
-                std::vector<std::pair<std::string, C63MV>> got;
-                got.push_back({ "c", ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),
-                                                          c.w, c.h, bx, by, c.r) });
-                for (const Version *v : vers)
-                    got.push_back({ v->name, ff_c63_motion_search_full(&v->dsp, cur.data(), ref.data(),
-                                                                       sums.data(), c.w, c.h, bx, by, c.r) });
-                for (auto &g : got)
+                // the encoder's search through me_cmp, and through me_search
+                const std::pair<std::string, C63MV> got[] = {
+                    { "me_cmp", ff_c63_motion_search(&mecc, cur.data(), ref.data(), sums.data(),
+                                                     c.w, c.h, bx, by, c.r) },
+                    { "me_search", ff_c63_motion_search_full(&c_dsp, cur.data(), ref.data(),
+                                                             sums.data(), c.w, c.h, bx, by, c.r) },
+                };
+                for (const auto &g : got)
                     if (ok && (a.x != g.second.x || a.y != g.second.y)) {
                         ok = false;
                         detail = g.first + " " + std::to_string(c.w) + "x" + std::to_string(c.h) +
@@ -290,24 +263,21 @@ static void check_me_search()
     const int stride = 160, rows = 128 + 8 + 1;
     std::vector<uint8_t> ref(stride * rows), blk(8 * stride);
     std::uniform_int_distribution<int> d(0, 255), n(1, 128), pos(0, 127);
-    const auto vers = distinct(&C63DSPContext::me_search);
     std::vector<uint16_t> sums(stride * rows);
-    // the vector of the plain search against each version's, given the
+    // the vector of the plain search against the C version's, given the
     // block sums and a seed (a candidate of the window, or none)
     auto compare = [&](const char *what, int nx, int ny, std::string &detail) {
         ff_c63_block_sums(nullptr, sums.data(), ref.data(), stride, rows, 0, rows);
         uint32_t a = c63_me_search_ref(blk.data(), ref.data(), stride, nx, ny, nullptr, -1);
         int seed = pos(rng) & 1 ? (pos(rng) % ny) << 7 | pos(rng) % nx : -1;
-        for (const Version *v : vers) {
-            uint32_t b = v->dsp.me_search(blk.data(), ref.data(), stride, nx, ny, sums.data(), seed);
-            if (a != b) {
-                char buf[200];
-                std::snprintf(buf, sizeof(buf), "%s %s %dx%d seed %d: sad %u at (%u,%u) vs sad %u at (%u,%u)",
-                              v->name, what, nx, ny, seed, a >> 16, a & 127, a >> 7 & 127,
-                              b >> 16, b & 127, b >> 7 & 127);
-                detail = buf;
-                return false;
-            }
+        uint32_t b = c_dsp.me_search(blk.data(), ref.data(), stride, nx, ny, sums.data(), seed);
+        if (a != b) {
+            char buf[200];
+            std::snprintf(buf, sizeof(buf), "%s %dx%d seed %d: sad %u at (%u,%u) vs sad %u at (%u,%u)",
+                          what, nx, ny, seed, a >> 16, a & 127, a >> 7 & 127,
+                          b >> 16, b & 127, b >> 7 & 127);
+            detail = buf;
+            return false;
         }
         return true;
     };
@@ -363,7 +333,6 @@ static void check_me_search()
 // 80 (where the SIMD part and the C rest meet), bands of rows, extremes.
 static void check_block_sums()
 {
-    const auto vers = distinct(&C63DSPContext::block_sums);
     std::uniform_int_distribution<int> d(0, 255);
     bool ok = true;
     std::string detail;
@@ -375,15 +344,12 @@ static void check_block_sums()
                 x = mode == 0 ? d(rng) : mode == 1 ? 255 : 0;
             std::vector<uint16_t> a(w * h, 0x5555), b(w * h, 0x5555);
             ff_c63_block_sums(nullptr, a.data(), src.data(), w, h, 0, h);
-            for (const Version *v : vers) {
-                std::fill(b.begin(), b.end(), 0x5555);
-                // in two bands, as the encoder's threads do
-                ff_c63_block_sums(&v->dsp, b.data(), src.data(), w, h, 0, 3);
-                ff_c63_block_sums(&v->dsp, b.data(), src.data(), w, h, 3, h);
-                if (ok && a != b) {
-                    ok = false;
-                    detail = std::string(v->name) + " width " + std::to_string(w);
-                }
+            // in two bands, as the encoder's threads do
+            ff_c63_block_sums(&c_dsp, b.data(), src.data(), w, h, 0, 3);
+            ff_c63_block_sums(&c_dsp, b.data(), src.data(), w, h, 3, h);
+            if (a != b) {
+                ok = false;
+                detail = "width " + std::to_string(w);
             }
         }
     report("block_sums", ok, detail);
@@ -505,7 +471,7 @@ int main(int argc, char **argv)
     AVCodecContext *avctx = avcodec_alloc_context3(nullptr);
     if (!avctx)
         return 1;
-    init_versions();
+    init_c_dsp();
     ff_me_cmp_init(&mecc, avctx);
 
     check_fdct_quant();
