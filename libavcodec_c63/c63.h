@@ -34,6 +34,11 @@
 #define C63_QP_MIN      1
 #define C63_QP_MAX     50
 #define C63_QP_DEFAULT 25
+/* Bounds of the quantiser scale q of rate control: the tables are
+ * base * q / 10 (q = 100 / qp); 2 is the finest -quality (50), at 255
+ * every entry is 255. */
+#define C63_QSCALE_MIN   2
+#define C63_QSCALE_MAX 255
 #define C63_GOP_DEFAULT 100
 #define C63_RANGE_DEFAULT 16
 #define C63_RANGE_MAX  64
@@ -85,6 +90,12 @@ extern const float ff_c63_dct_transposed[8][8];
  * (clamped to 1..255, where the reference wraps modulo 256 below qp 5).
  */
 void ff_c63_quant_tables(uint8_t q[3][64], int qp);
+
+/**
+ * Quantisation tables for quantiser scale qscale (C63_QSCALE_MIN ..
+ * C63_QSCALE_MAX): base * qscale / 10, truncated, at most 255.
+ */
+void ff_c63_quant_tables_scale(uint8_t q[3][64], double qscale);
 
 /** Huffman code (code, length) of each symbol of the four JPEG tables. */
 typedef struct C63HuffCodes {

@@ -70,6 +70,13 @@ void ff_c63_quant_tables(uint8_t q[3][64], int qp)
         }
 }
 
+void ff_c63_quant_tables_scale(uint8_t q[3][64], double qscale)
+{
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 64; k++)
+            q[c][k] = av_clip((int)(ff_c63_quant_base[!!c][k] * qscale / 10), 1, 255);
+}
+
 C63HuffCodes ff_c63_huff;
 
 /* Canonical JPEG code assignment (ITU-T T.81 Annex C) from a bits/val pair

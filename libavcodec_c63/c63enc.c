@@ -42,6 +42,7 @@
  * thread, from the top.
  */
 
+#include <math.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -65,6 +66,7 @@
 #include "c63dsp.h"
 #include "c63enc.h"
 #include "c63me.h"
+#include "c63rc.h"
 
 /* Frames in flight at most (with more than one thread), and the sets of
  * progress for them: a frame's jobs may still read the progress of the
@@ -77,6 +79,8 @@
  * its packet is out. */
 typedef struct C63EncBuffers {
     uint8_t      *orig[3];          ///< padded input planes
+    uint8_t       q[3][64];         ///< the frame's quantisation tables
+    double        qscale;           ///< their scale (rate control), or 0
     C63CodedFrame coded;
     C63Writer     writer;
 } C63EncBuffers;
@@ -130,7 +134,8 @@ typedef struct C63EncContext {
     C63Geometry   geo;
     int           range[3];
     int           reach;            ///< MCU rows above and below a row that its search reads
-    uint8_t       q[3][64];
+    uint8_t       q[3][64];         ///< the tables of -quality
+    C63RateControl rc;
 
     uint8_t      *recon[2][3];      ///< padded reconstructions
     uint16_t     *bsum[2][3];       ///< 8x2 sums of recon[0] and recon[1]
@@ -151,6 +156,7 @@ typedef struct C63EncContext {
     int           since_key;
     int           cur;              ///< the last submitted frame's recon index
     int           eof;
+    int           rc_ended;         ///< ff_c63_rc_end() called
     int           error;            ///< after a lost packet, every call fails
 } C63EncContext;
 
@@ -187,7 +193,8 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     size_t total;
     int ret;
 
-    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0)
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range, 1)) < 0 ||
+        (ret = ff_c63_rc_init(&s->rc, avctx, s->qp)) < 0)
         return ret;
 
     ff_c63_geometry(&s->geo, avctx->width, avctx->height);
@@ -300,6 +307,16 @@ static void row_wait(const C63EncContext *s, const C63EncFrame *f, int v)
         ff_thread_progress_await(&f->row_done[v], 1);
 }
 
+/* The reference decoder reads the luma AC code of run 0, size 10 wrongly
+ * (docs/c63-format.md, quirk Q3): luma AC levels are kept to size 9, the
+ * others to size 10, the largest an AC code has. */
+static void limit_ac(int16_t *coef, int p)
+{
+    const int lim = p ? 1023 : 511;
+    for (int k = 1; k < 64; k++)
+        coef[k] = av_clip(coef[k], -lim, lim);
+}
+
 void ff_c63_encode_row(const C63RowCoding *c, int v)
 {
     const C63Geometry *g = c->g;
@@ -343,6 +360,8 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
                 }
                 c->dsp->sub_pred(res, src, stride, pred, stride);
                 c->dsp->fdct_quant(coef, res, c->q[p]);
+                if (c->limit_ac)
+                    limit_ac(coef, p);
                 c->dsp->dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
                                          coef, c->q[p], 8);
             }
@@ -361,7 +380,8 @@ static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
         .dsp   = &s->dsp,
         .mecc  = &s->mecc,
         .g     = g,
-        .q     = s->q,
+        .q     = b->q,
+        .limit_ac = s->rc.mode != C63_RC_QUALITY,
         .range = s->range,
         .src   = f->frame,
         .coded = &b->coded,
@@ -546,6 +566,11 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     f->prev    = prev;
     f->cur     = !s->cur;
     b->coded.keyframe = key;
+    b->qscale = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key);
+    if (s->rc.mode == C63_RC_QUALITY)
+        memcpy(b->q, s->q, sizeof(b->q));
+    else
+        ff_c63_quant_tables_scale(b->q, b->qscale);
     s->cur       = f->cur;
     s->since_key = key ? 1 : s->since_key + 1;
     /* the sums of this reconstruction, unless the next frame is due to be
@@ -592,7 +617,14 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     run_todo(s, &s->todo[0]);
     ff_thread_progress_await(&f->done, 1);
     s->nb_output++;
-    ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, s->q, &b->coded);
+    ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, b->q, &b->coded);
+    if (ret >= 0) {
+        ff_c63_rc_frame_done(&s->rc, s->nb_output - 1, 8 * (int64_t)pkt->size);
+        if (b->qscale)
+            ret = ff_encode_add_stats_side_data(pkt, lrint(b->qscale * FF_QP2LAMBDA), NULL, 0,
+                                                 b->coded.keyframe ? AV_PICTURE_TYPE_I
+                                                                   : AV_PICTURE_TYPE_P);
+    }
     if (ret >= 0) {
         pkt->pts      = f->frame->pts;
         pkt->dts      = f->frame->pts;
@@ -636,8 +668,13 @@ static int c63_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
         if (ret < 0)
             return ret;
     }
-    if (s->nb_submitted == s->nb_output)
+    if (s->nb_submitted == s->nb_output) {
+        if (!s->rc_ended) {
+            ff_c63_rc_end(&s->rc, avctx, s->nb_output);
+            s->rc_ended = 1;
+        }
         return AVERROR_EOF;
+    }
     return output_frame(avctx, pkt);
 }
 

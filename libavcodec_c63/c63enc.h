@@ -64,6 +64,7 @@ typedef struct C63RowCoding {
     const MECmpContext  *mecc;      ///< SAD per candidate where dsp has no me_search
     const C63Geometry   *g;
     const uint8_t      (*q)[64];    ///< the quantisation tables, q[3][64]
+    int                 limit_ac;   ///< keep AC levels to what the reference decoder reads
     const int           *range;     ///< the search range of each plane
     const AVFrame       *src;       ///< the input picture (yuv420p)
     uint8_t             *orig[3];   ///< the padded input, filled row by row
@@ -110,9 +111,10 @@ typedef struct C63Writer {
 
 /**
  * Validate size, pixel format and options shared by both encoders, and
- * return the search ranges to use.
+ * return the search ranges to use. Without rate_control, the rate control
+ * options are refused.
  */
-int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
+int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3], int rate_control);
 
 /**
  * Entropy-code a frame and write it, headers and all, into pkt, in three

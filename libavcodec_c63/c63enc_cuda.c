@@ -496,7 +496,7 @@ static av_cold int check_input(AVCodecContext *avctx)
     C63CudaEncContext *s = avctx->priv_data;
     int ret;
 
-    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0)
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range, 0)) < 0)
         return ret;
     if (avctx->pix_fmt == AV_PIX_FMT_CUDA) {
         if (!avctx->hw_frames_ctx) {

@@ -189,6 +189,46 @@ psnr)       # encode-decode PSNR on a textured source stays in the expected rang
     awk -v p="$p" -v lo="$lo" -v hi="$hi" 'BEGIN { ok = p >= lo && p <= hi;
         print "in range [" lo ", " hi "]: " (ok ? "yes" : "no"); exit !ok }'
     ;;
+rate)       # -b:v RATE (bits/s) over FRAMES of a lavfi clip: the stream's md5,
+            # and its bitrate (packet sizes, the stream's frame rate) within
+            # TOL percent of RATE
+    src=$1 frames=$2 rate=$3 tol=$4; shift 4
+    ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" "$@" -f c63 "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
+    fr=$("$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63")
+    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" |
+        awk -v fr="$fr" -v rate="$rate" -v tol="$tol" '{ bytes += $1; n++ }
+            END { split(fr, f, "/"); r = 8 * bytes / (n * f[2] / f[1]); off = 100 * (r / rate - 1)
+                  ok = off <= tol && off >= -tol
+                  printf "frames: %d\nbitrate: %.1f kb/s, %+.2f%% of %g kb/s: %s\n", n, r / 1000, off,
+                         rate / 1000, ok ? "within " tol "%" : "OFF"; exit !ok }'
+    ;;
+ratewarn)   # -b:v RATE that the scale bounds cannot reach: coded anyway, and
+            # the encoder says by how much it missed
+    src=$1 frames=$2; shift 2
+    "$FFMPEG" -nostdin -hide_banner -v warning -bitexact -f lavfi -i "$src" -frames:v "$frames" \
+        -c:v c63 "$@" -f c63 "$TMP/x.c63" 2> "$TMP/err" || { cat "$TMP/err"; exit 1; }
+    echo "frames: $("$FFPROBE" -v error -count_packets -show_entries stream=nb_read_packets \
+                    -of csv=p=0 "$TMP/x.c63")"
+    grep -m1 -o 'The stream is .*' "$TMP/err" || { echo "no warning"; exit 1; }
+    ;;
+q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
+            # streams of a clip that makes them at -quality 50 (a black and
+            # white edge that jumps back and forth, out of reach of a search
+            # of 1), and with the same tables under rate control, which must
+            # send none
+    run=$1
+    src="testsrc2=s=64x32:r=25,drawbox=0:0:64:32:black:fill"
+    src="$src,drawbox=0:0:28:32:white:fill:enable='mod(n,2)'"
+    src="$src,drawbox=28:0:36:32:white:fill:enable='not(mod(n,2))',trim=end_frame=4"
+    i=0
+    for o in "-quality 50" "-q:v 2" "-b:v 20M"; do
+        i=$((i + 1))
+        ff -f lavfi -i "$src" -c:v c63 $o -me_range 1 -f c63 "$TMP/x$i.c63" || exit 1
+        "$run" "$TMP/x$i.c63" > "$TMP/syms" || exit 1
+        echo "$o: $(md5 < "$TMP/x$i.c63"), $(tail -n 1 "$TMP/syms")"
+    done
+    ;;
 refuse)     # invalid options and sizes are refused with a clear message
     src=$1; shift
     "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 1 -c:v c63 "$@" \

@@ -103,16 +103,44 @@ FATE_C63_ALL += fate-c63-threads-me-range-64
 fate-c63-threads-me-range-64: CMD = $(C63_TEST) threads-opts qcif_keyint -me_range 64
 fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45
 
-C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536 bitrate pass-1
+C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536 maxrate pass-1 q-1 q-and-b \
+             quality-and-b qmax-256 qmin-alone
 FATE_C63_REFUSE = $(C63_REFUSE:%=fate-c63-refuse-%)
 fate-c63-refuse-quality-0:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 0
 fate-c63-refuse-quality-51:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 51
 fate-c63-refuse-gop-0:       CMD = $(C63_TEST) refuse testsrc2=s=32x32 -g 0
 fate-c63-refuse-me-range-65: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -me_range 65
 fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
-# no rate control: the options that ask for it are refused, not ignored
-fate-c63-refuse-bitrate:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k
+# rate control: what it does not do, and what does not go together
+fate-c63-refuse-maxrate:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k -maxrate 1M
 fate-c63-refuse-pass-1:      CMD = $(C63_TEST) refuse testsrc2=s=32x32 -pass 1 -passlogfile $(TARGET_PATH)/tests/data/fate/c63-refuse-pass-1
+fate-c63-refuse-q-1:         CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 1
+fate-c63-refuse-q-and-b:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 4 -b:v 500k
+fate-c63-refuse-quality-and-b: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 30 -b:v 500k
+fate-c63-refuse-qmax-256:    CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k -qmax 256
+fate-c63-refuse-qmin-alone:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -qmin 4
+
+# -b:v: within 2% of the target over 300 frames, on a still and a moving
+# clip, with keyframes only, and at every thread count; -q:v; targets out
+# of reach of -qmin/-qmax, with the warning; never a luma AC code of run 0,
+# size 10 under rate control (tests/c63syms)
+C63_RATE = fate-c63-rate-testsrc2 fate-c63-rate-mandelbrot fate-c63-rate-gop-1 \
+           fate-c63-rate-qmax-255 fate-c63-threads-bitrate fate-c63-cq-3 \
+           fate-c63-rate-floor fate-c63-rate-ceiling fate-c63-q3
+fate-c63-rate-testsrc2:   CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 600000 2
+fate-c63-rate-mandelbrot: CMD = $(C63_TEST) rate mandelbrot=s=176x144:r=25 300 600000 2
+fate-c63-rate-gop-1:      CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 800000 2 -g 1
+fate-c63-rate-qmax-255:   CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 -qmax 255
+fate-c63-threads-bitrate: CMD = $(C63_TEST) threads-opts qcif_keyint -b:v 300k
+fate-c63-cq-3:            CMD = $(C63_TEST) encopt $(C63_CLIP) -q:v 3
+fate-c63-rate-floor:      CMD = $(C63_TEST) ratewarn testsrc2=s=176x144:r=25 50 -b:v 20k
+fate-c63-rate-ceiling:    CMD = $(C63_TEST) ratewarn testsrc2=s=176x144:r=25 50 -b:v 50M
+tests/c63syms$(EXESUF): $(C63_HARNESS)/c63syms.cpp libavcodec/libavcodec.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
+fate-c63-q3: tests/c63syms$(EXESUF)
+fate-c63-q3: CMD = $(C63_TEST) q3 $$(target_path tests/c63syms$(EXESUF))
+FATE_C63_ALL += $(C63_RATE)
 
 # ecserial: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
 # (c63ec_serial.h) on the coefficients and vectors of the c63 encoder's row

@@ -1,0 +1,89 @@
+/*
+ * Codec63 rate control: the quantiser scale of each frame
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVCODEC_C63_C63RC_H
+#define AVCODEC_C63_C63RC_H
+
+#include <stdint.h>
+
+#include "libavcodec/avcodec.h"
+
+/**
+ * How the quantisation tables of each frame are chosen.
+ */
+enum C63RCMode {
+    C63_RC_QUALITY,     ///< the tables of -quality, every frame (the reference's bytes)
+    C63_RC_CQ,          ///< -q:v: the tables of one quantiser scale, every frame
+    C63_RC_ABR,         ///< -b:v: a scale per frame for an average bitrate
+};
+
+/**
+ * The controller decides frame n from the sizes of frames 0 .. n - LAG
+ * only, so that its decisions do not depend on how many frames an encoder
+ * keeps in flight (threads, GPU queues).
+ */
+#define C63_RC_LAG 2
+
+typedef struct C63RateControl {
+    enum C63RCMode mode;
+    double  qscale;         ///< CQ: the scale; ABR: the first frames' scale
+    double  qmin, qmax;     ///< bounds of the scale (-qmin, -qmax)
+    double  frame_bits;     ///< ABR: bits a frame is given
+    double  buffer_bits;    ///< ABR: the error that doubles or halves the bits asked for
+    /* ABR state: the frames whose size is known, 0 .. nb_done - 1 */
+    int64_t nb_done;
+    double  key_share;      ///< the share of keyframes among the frames (1 / -g)
+    double  cplx_key;       ///< complexity (bits * scale^ALPHA) of keyframes
+    int64_t nb_key;         ///< keyframes taken in
+    double  cplx_inter_sum; ///< decayed sum of the complexities of inter frames
+    double  inter_weight;   ///< the same decayed sum of ones
+    double  bits_total;     ///< bits of all of them
+    double  wanted_total;   ///< bits they were given
+    int64_t nb_above, nb_below; ///< frames whose scale was cut to qmax, to qmin
+    /* the scale of each frame in flight, and its size once known */
+    double  q[C63_RC_LAG + 1];
+    int     key[C63_RC_LAG + 1];
+    int64_t bits[C63_RC_LAG + 1];
+} C63RateControl;
+
+/**
+ * Set up rate control from the context's options (-b:v, -q:v, -qmin,
+ * -qmax) and refuse those that do not apply. qp is the -quality option.
+ */
+int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp);
+
+/**
+ * The quantiser scale of frame n, a keyframe if key (frames are asked for
+ * in order, each once). The sizes of frames 0 .. n - C63_RC_LAG must have been given to
+ * ff_c63_rc_frame_done().
+ */
+double ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key);
+
+/** The size in bits of frame n's packet. */
+void ff_c63_rc_frame_done(C63RateControl *rc, int64_t n, int64_t bits);
+
+/**
+ * After the last packet (frames 0 .. nb_frames - 1 given to
+ * ff_c63_rc_frame_done()): warn if the stream missed the bitrate because
+ * the scale was held at -qmin or -qmax.
+ */
+void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames);
+
+#endif /* AVCODEC_C63_C63RC_H */
