@@ -308,7 +308,13 @@ c63_encode(C63EncParams e)
         /* (int16_t)(float)round((double)z / 4.0 / (double)q); the
          * division by 4 is exact, as the multiplication by 0.25 */
         const double d = __ddiv_rn(__dmul_rn((double)z, 0.25), (double)q);
-        const int c = (short)__float2int_rz(__double2float_rn(round(d)));
+        int c = (short)__float2int_rz(__double2float_rn(round(d)));
+        /* rate control: levels the reference decoder reads (quirk Q3),
+         * as ff_c63_encode_row() keeps them */
+        if (e.limit_ac && zk) {
+            const int lim = pi ? 1023 : 511;
+            c = c < -lim ? -lim : c > lim ? lim : c;
+        }
         cbuf[sub][zk] = (short)c;
         /* (float)round((double)((float)c * (float)q) / 4.0), scaled */
         const float p = __fmul_rn((float)c, (float)q);

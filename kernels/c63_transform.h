@@ -51,6 +51,7 @@ typedef struct C63EncParams {
     C63EncPlane p[3];
     int nblocks;                    ///< blocks of the three planes
     int key;                        ///< no prediction (a keyframe)
+    int limit_ac;                   ///< AC levels within +-511 (luma), +-1023 (chroma)
 } C63EncParams;
 
 #if !KERNEL_GPU

@@ -555,7 +555,9 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
                frame->width, frame->height, avctx->width, avctx->height);
         return AVERROR(EINVAL);
     }
-    if ((ret = ff_c63_write_begin(&b->writer, g)) < 0)
+    /* the buffers of the frame two before are free: its packet is out */
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, &b->qscale)) < 0 ||
+        (ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;
 
     /* the set of the frame two before: output, and read by no job now */
@@ -566,7 +568,6 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     f->prev    = prev;
     f->cur     = !s->cur;
     b->coded.keyframe = key;
-    b->qscale = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key);
     if (s->rc.mode == C63_RC_QUALITY)
         memcpy(b->q, s->q, sizeof(b->q));
     else
@@ -619,7 +620,7 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     s->nb_output++;
     ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, b->q, &b->coded);
     if (ret >= 0) {
-        ff_c63_rc_frame_done(&s->rc, s->nb_output - 1, 8 * (int64_t)pkt->size);
+        ff_c63_rc_frame_done(&s->rc, avctx, s->nb_output - 1, 8 * (int64_t)pkt->size);
         if (b->qscale)
             ret = ff_encode_add_stats_side_data(pkt, lrint(b->qscale * FF_QP2LAMBDA), NULL, 0,
                                                  b->coded.keyframe ? AV_PICTURE_TYPE_I
@@ -716,6 +717,7 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
         av_frame_free(&f->frame);
     }
     av_frame_free(&s->in);
+    ff_c63_rc_uninit(&s->rc, avctx);
     for (int i = 0; s->todo && i <= s->nb_workers; i++)
         av_freep(&s->todo[i].job);
     av_freep(&s->todo);

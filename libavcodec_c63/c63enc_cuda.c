@@ -57,6 +57,7 @@
  */
 
 #include <assert.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -79,6 +80,7 @@
 
 #include "c63.h"
 #include "c63enc.h"
+#include "c63rc.h"
 #include "libavcodec/cuda_kernels/block_match.h"
 #include "libavcodec/cuda_kernels/c63_convert.h"
 #include "libavcodec/cuda_kernels/c63_transform.h"
@@ -154,6 +156,9 @@ typedef struct C63CudaSlot {
     CUevent   ev_copy[2];   ///< around the packet's copy (statistics)
     int64_t   pts, duration;
     int       keyframe;
+    double    qscale;       ///< rate control: the frame's scale (else 0)
+    uint8_t   q[3][64];     ///< and its tables
+    uint8_t   hdr[C63_HEADER_SIZE]; ///< and its header, with those tables
 } C63CudaSlot;
 
 typedef struct C63CudaEncContext {
@@ -179,7 +184,9 @@ typedef struct C63CudaEncContext {
 
     C63Geometry geo;
     int         range[3];
-    uint8_t     q[3][64];
+    uint8_t     q[3][64];           ///< the tables of -quality
+    C63RateControl rc;
+    int64_t     nb_submitted, nb_taken;     ///< frames queued, packets taken
 
     size_t      plane_size[3], plane_off[3], total;  ///< padded planes
     size_t      in_off[3], in_size;                  ///< staged input planes
@@ -196,6 +203,7 @@ typedef struct C63CudaEncContext {
     C63CudaSlot slot[MAX_DEPTH];
     int         head, nb_inflight;
     int         eof;
+    int         rc_ended;           ///< ff_c63_rc_end() called
     AVFrame    *frame;
 
 #if HAVE_THREADS
@@ -430,6 +438,13 @@ static int take_packet(AVCodecContext *avctx, AVPacket *pkt, int wait)
     sl->state = SLOT_FREE;
     s->head   = (s->head + 1) % s->depth;
     s->nb_inflight--;
+    if (ret >= 0) {
+        ff_c63_rc_frame_done(&s->rc, avctx, s->nb_taken, 8 * (int64_t)sl->pkt->size);
+        if (sl->qscale)
+            ret = ff_encode_add_stats_side_data(sl->pkt, lrint(sl->qscale * FF_QP2LAMBDA), NULL, 0,
+                                                sl->keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P);
+    }
+    s->nb_taken++;
     if (ret >= 0)
         av_packet_move_ref(pkt, sl->pkt);
     av_packet_unref(sl->pkt);
@@ -496,8 +511,15 @@ static av_cold int check_input(AVCodecContext *avctx)
     C63CudaEncContext *s = avctx->priv_data;
     int ret;
 
-    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range, 0)) < 0)
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range, 1)) < 0 ||
+        (ret = ff_c63_rc_init(&s->rc, avctx, s->qp)) < 0)
         return ret;
+    /* frame n's scale needs the sizes of frames up to n - C63_RC_LAG,
+     * which are taken before frame n is queued only with this depth */
+    if (s->rc.mode == C63_RC_ABR && s->depth > C63_RC_LAG) {
+        av_log(avctx, AV_LOG_ERROR, "-depth above %d does not apply with -b:v\n", C63_RC_LAG);
+        return AVERROR(EINVAL);
+    }
     if (avctx->pix_fmt == AV_PIX_FMT_CUDA) {
         if (!avctx->hw_frames_ctx) {
             av_log(avctx, AV_LOG_ERROR, "CUDA frames need a hw_frames_ctx\n");
@@ -588,6 +610,7 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->encp.mv   = s->d_mv;
     s->encp.orig = s->d_orig;
     s->encp.q    = s->d_q;
+    s->encp.limit_ac = s->rc.mode != C63_RC_QUALITY;
     for (int p = 0; p < 3; p++)     /* the kernel finds plane p at 64 * first */
         av_assert0(s->plane_off[p] == 64 * (size_t)s->encp.p[p].first);
     if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[0], 0, s->total, s->stream))) < 0 ||
@@ -811,6 +834,19 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
 
     if ((ret = upload_input(avctx, sl, frame, &fmt, src, pitch)) < 0)
         goto end;
+    /* Rate control: the frame's tables, and its header with them, for
+     * c63_encode and the coder (queued after the frame before's kernels;
+     * copies from pageable memory are staged at once). */
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, &sl->qscale)) < 0)
+        goto end;
+    if (s->rc.mode != C63_RC_QUALITY) {
+        ff_c63_quant_tables_scale(sl->q, sl->qscale);
+        ff_c63_write_header(sl->hdr, g->width, g->height, 0, sl->q);
+        if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_q, sl->q, sizeof(sl->q), s->stream))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->ecp.hdr, sl->hdr, sizeof(sl->hdr),
+                                                  s->stream))) < 0)
+            goto end;
+    }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[0], s->stream))) < 0)
         goto end;
 
@@ -904,6 +940,7 @@ end:
     }
     s->since_key = key ? 1 : s->since_key + 1;
     s->cur ^= 1;
+    s->nb_submitted++;
     s->nb_inflight++;
     queue_slot(s, sl);
     return 0;
@@ -930,8 +967,15 @@ static int c63_cuda_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
         if (ret < 0)
             return ret;
     }
-    if (!s->nb_inflight)
-        return s->eof ? AVERROR_EOF : AVERROR(EAGAIN);
+    if (!s->nb_inflight) {
+        if (!s->eof)
+            return AVERROR(EAGAIN);
+        if (!s->rc_ended) {
+            ff_c63_rc_end(&s->rc, avctx, s->nb_taken);
+            s->rc_ended = 1;
+        }
+        return AVERROR_EOF;
+    }
     /* Room for more input: only take a packet that is ready. */
     return take_packet(avctx, pkt, s->eof || s->nb_inflight == s->depth);
 }
@@ -1055,6 +1099,7 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
     s->copy_stream = s->up_stream = s->stream = NULL;
     s->module = NULL;
     av_frame_free(&s->frame);
+    ff_c63_rc_uninit(&s->rc, avctx);
     av_buffer_unref(&s->hwdevice);
     s->hwctx = NULL;
     s->cu    = NULL;

@@ -30,12 +30,15 @@
  * scale it up (down) until they are caught up.
  */
 
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "libavutil/avassert.h"
 #include "libavutil/common.h"
 #include "libavutil/log.h"
+#include "libavutil/mem.h"
 #include "libavcodec/avcodec.h"
 
 #include "c63.h"
@@ -51,9 +54,53 @@
  * of the bitrate */
 #define BUFFER_SECS 1.0
 
+/* room for one line of first-pass statistics */
+#define STATS_LINE 96
+
 /* libavcodec's defaults of -qmin and -qmax */
 #define QMIN_DEFAULT 2
 #define QMAX_DEFAULT 31
+
+/*
+ * The first pass's statistics (stats_in): a line per frame, in order,
+ * "frame:N key:K q:Q bits:B;". Each frame's complexity at the scale it was
+ * coded at is what the second pass plans with.
+ */
+static int read_stats(C63RateControl *rc, AVCodecContext *avctx)
+{
+    const char *p = avctx->stats_in;
+    int64_t n = 0;
+
+    if (!p || !*p) {
+        av_log(avctx, AV_LOG_ERROR, "-pass 2 needs the first pass's statistics (-passlogfile)\n");
+        return AVERROR(EINVAL);
+    }
+    for (const char *c = p; *c; c++)
+        n += *c == ';';
+    if (n > INT_MAX / sizeof(*rc->stats) || !(rc->stats = av_malloc_array(n, sizeof(*rc->stats))))
+        return AVERROR(ENOMEM);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t frame, bits;
+        int key, len = 0;
+        double q;
+        if (sscanf(p, " frame:%"SCNd64" key:%d q:%lf bits:%"SCNd64";%n", &frame, &key, &q, &bits,
+                   &len) != 4 || !len || frame != i || (unsigned)key > 1 ||
+            !(q >= C63_QSCALE_MIN && q <= C63_QSCALE_MAX) || bits <= 0 || bits > INT64_MAX / 2) {
+            av_log(avctx, AV_LOG_ERROR, "Invalid first-pass statistics at frame %"PRId64"\n", i);
+            return AVERROR_INVALIDDATA;
+        }
+        rc->stats[i].key  = key;
+        rc->stats[i].cplx = bits * pow(q, ALPHA);
+        rc->cplx_left    += rc->stats[i].cplx;
+        p += len;
+    }
+    if (!n) {
+        av_log(avctx, AV_LOG_ERROR, "The first pass's statistics have no frames\n");
+        return AVERROR_INVALIDDATA;
+    }
+    rc->nb_stats = n;
+    return 0;
+}
 
 int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
 {
@@ -63,11 +110,15 @@ int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
 
     memset(rc, 0, sizeof(*rc));
     rc->mode = C63_RC_QUALITY;
-    if (avctx->rc_max_rate > 0 || avctx->rc_min_rate > 0 || avctx->rc_buffer_size != 0 ||
-        avctx->flags & (AV_CODEC_FLAG_PASS1 | AV_CODEC_FLAG_PASS2)) {
+    if (avctx->rc_max_rate > 0 || avctx->rc_min_rate > 0 || avctx->rc_buffer_size != 0) {
         av_log(avctx, AV_LOG_ERROR,
-               "-minrate, -maxrate, -bufsize and -pass are not supported: "
-               "c63 controls the average bitrate (-b:v) or codes at a constant scale (-q:v)\n");
+               "-minrate, -maxrate and -bufsize are not supported: c63 controls the average "
+               "bitrate (-b:v, in one or two passes) or codes at a constant scale (-q:v)\n");
+        return AVERROR(EINVAL);
+    }
+    rc->pass = avctx->flags & AV_CODEC_FLAG_PASS1 ? 1 : avctx->flags & AV_CODEC_FLAG_PASS2 ? 2 : 0;
+    if (rc->pass && (cq || avctx->bit_rate <= 0)) {
+        av_log(avctx, AV_LOG_ERROR, "-pass needs -b:v (and no -q:v)\n");
         return AVERROR(EINVAL);
     }
     if (!cq && avctx->bit_rate <= 0) {
@@ -125,6 +176,10 @@ int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
      * bits per pixel asked for */
     rc->qscale = av_clipd(pow(rc->frame_bits / ((double)avctx->width * avctx->height) / BPP_AT_Q1,
                               -1 / ALPHA), rc->qmin, rc->qmax);
+    if (rc->pass == 1 && !(avctx->stats_out = av_mallocz(STATS_LINE)))
+        return AVERROR(ENOMEM);
+    if (rc->pass == 2)
+        return read_stats(rc, avctx);
     return 0;
 }
 
@@ -132,32 +187,74 @@ int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
 static void take_in(C63RateControl *rc)
 {
     const int i = rc->nb_done++ % (C63_RC_LAG + 1);
-    const double cplx = rc->bits[i] * pow(rc->q[i], ALPHA);
+    /* a frame whose packet was lost (an error the caller has had) counts
+     * as what it was given */
+    const double bits = rc->bits[i] >= 0 ? rc->bits[i] : rc->frame_bits;
+    const double cplx = bits * pow(rc->q[i], ALPHA);
 
-    av_assert0(rc->bits[i] >= 0);
     if (rc->key[i]) {
         rc->cplx_key = rc->nb_key++ ? (rc->cplx_key + cplx) / 2 : cplx;
     } else {
         rc->cplx_inter_sum = rc->cplx_inter_sum * DECAY + cplx;
         rc->inter_weight   = rc->inter_weight   * DECAY + 1;
     }
-    rc->bits_total   += rc->bits[i];
+    rc->bits_total   += bits;
     rc->wanted_total += rc->frame_bits;
+    if (rc->pass == 2)
+        rc->predicted += rc->stats[rc->nb_done - 1].cplx * pow(rc->q[i], -ALPHA);
 }
 
-double ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key)
+/* Second pass: the scale at which the frames from n on cost what is left
+ * of the budget of all the first pass's frames, once the frame in flight
+ * is counted; the model is corrected by what the frames so far cost
+ * against what it predicted for them. */
+static double second_pass_q(C63RateControl *rc, int64_t n)
+{
+    const double fix = rc->predicted > 0 ? rc->bits_total / rc->predicted : 1;
+    double left = rc->frame_bits * rc->nb_stats - rc->bits_total;
+
+    for (int64_t j = rc->nb_done; j < n; j++)
+        left -= fix * rc->stats[j].cplx * pow(rc->q[j % (C63_RC_LAG + 1)], -ALPHA);
+    if (left <= 0)
+        return rc->qmax * 2;
+    return pow(fix * rc->cplx_left / left, 1 / ALPHA);
+}
+
+int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key,
+                      double *qscale)
 {
     const int slot = n % (C63_RC_LAG + 1);
     double q;
 
-    if (rc->mode != C63_RC_ABR)
-        return rc->mode == C63_RC_CQ ? rc->qscale : 0;
+    if (rc->mode != C63_RC_ABR) {
+        *qscale = rc->mode == C63_RC_CQ ? rc->qscale : 0;
+        return 0;
+    }
+    if (rc->pass == 2 && n >= rc->nb_stats) {
+        av_log(avctx, AV_LOG_ERROR, "Frame %"PRId64" is past the %"PRId64" frames of the first "
+               "pass: the input of the two passes must be the same\n", n, rc->nb_stats);
+        return AVERROR(EINVAL);
+    }
 
     /* take in the frames that are C63_RC_LAG or more before this one */
     while (rc->nb_done <= n - C63_RC_LAG)
         take_in(rc);
+    /* the complexity of the frames from n on (second pass) */
+    while (rc->pass == 2 && rc->nb_planned < n)
+        rc->cplx_left -= rc->stats[rc->nb_planned++].cplx;
+    if (rc->pass == 2 && key != rc->stats[n].key && !rc->key_warned) {
+        av_log(avctx, AV_LOG_WARNING, "Frame %"PRId64" is %s keyframe in this pass and %s in the "
+               "first: use the same -g and input in both\n", n, key ? "a" : "not a",
+               rc->stats[n].key ? "one" : "not");
+        rc->key_warned = 1;
+    }
 
-    if (!rc->nb_done) {
+    if (rc->pass == 2) {
+        q = second_pass_q(rc, n);
+        rc->nb_above += q > rc->qmax;
+        rc->nb_below += q < rc->qmin;
+        q = av_clipd(q, rc->qmin, rc->qmax);
+    } else if (!rc->nb_done) {
         q = rc->qscale;
     } else {
         /* one scale for both kinds of frame, at which a stretch of frames
@@ -180,13 +277,27 @@ double ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, i
     rc->q[slot]    = q;
     rc->key[slot]  = key;
     rc->bits[slot] = -1;
-    return q;
+    *qscale = q;
+    return 0;
 }
 
-void ff_c63_rc_frame_done(C63RateControl *rc, int64_t n, int64_t bits)
+void ff_c63_rc_frame_done(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int64_t bits)
 {
-    if (rc->mode == C63_RC_ABR)
-        rc->bits[n % (C63_RC_LAG + 1)] = bits;
+    const int slot = n % (C63_RC_LAG + 1);
+
+    if (rc->mode != C63_RC_ABR)
+        return;
+    rc->bits[slot] = bits;
+    if (rc->pass == 1)
+        snprintf(avctx->stats_out, STATS_LINE, "frame:%"PRId64" key:%d q:%.17g bits:%"PRId64";\n",
+                 n, rc->key[slot], rc->q[slot], bits);
+}
+
+void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx)
+{
+    av_freep(&rc->stats);
+    if (rc->pass == 1)
+        av_freep(&avctx->stats_out);
 }
 
 void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)

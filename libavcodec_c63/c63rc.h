@@ -57,6 +57,17 @@ typedef struct C63RateControl {
     double  bits_total;     ///< bits of all of them
     double  wanted_total;   ///< bits they were given
     int64_t nb_above, nb_below; ///< frames whose scale was cut to qmax, to qmin
+    int     pass;           ///< 1, 2: -pass; 0: one pass
+    /* second pass: the first pass's frames */
+    struct C63RCStat {
+        double cplx;        ///< complexity (bits * scale^ALPHA)
+        int    key;
+    } *stats;
+    int64_t nb_stats;
+    int64_t nb_planned;     ///< frames whose complexity left cplx_left
+    double  cplx_left;      ///< complexity of the frames from nb_planned on
+    double  predicted;      ///< bits the model gave the frames taken in
+    int     key_warned;
     /* the scale of each frame in flight, and its size once known */
     double  q[C63_RC_LAG + 1];
     int     key[C63_RC_LAG + 1];
@@ -65,19 +76,30 @@ typedef struct C63RateControl {
 
 /**
  * Set up rate control from the context's options (-b:v, -q:v, -qmin,
- * -qmax) and refuse those that do not apply. qp is the -quality option.
+ * -qmax, -pass and the first pass's statistics) and refuse those that do
+ * not apply. qp is the -quality option.
  */
 int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp);
 
 /**
  * The quantiser scale of frame n, a keyframe if key (frames are asked for
- * in order, each once). The sizes of frames 0 .. n - C63_RC_LAG must have been given to
- * ff_c63_rc_frame_done().
+ * in order; asking again for the same n after a failure is allowed). The
+ * sizes of frames 0 .. n - C63_RC_LAG must have been given to
+ * ff_c63_rc_frame_done(); one that was not (its packet was lost) counts
+ * as the bits it was given. *qscale is 0 without rate control. Fails on a
+ * second pass's frame that the first pass did not have.
  */
-double ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key);
+int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key,
+                      double *qscale);
 
-/** The size in bits of frame n's packet. */
-void ff_c63_rc_frame_done(C63RateControl *rc, int64_t n, int64_t bits);
+/**
+ * The size in bits of frame n's packet; in a first pass, its statistics
+ * go into avctx->stats_out.
+ */
+void ff_c63_rc_frame_done(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int64_t bits);
+
+/** Free what ff_c63_rc_init() allocated (the encoder's close). */
+void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx);
 
 /**
  * After the last packet (frames 0 .. nb_frames - 1 given to

@@ -19,6 +19,13 @@ TMP=${TMPDIR:-/tmp}/c63-fate.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
+# A clip whose luma AC levels at the finest tables reach the size-10 code
+# of quirk Q3 (12 of them at -quality 50 with -me_range 1): a black and
+# white edge that jumps back and forth, out of reach of a search of 1.
+Q3_CLIP="testsrc2=s=64x32:r=25,drawbox=0:0:64:32:black:fill"
+Q3_CLIP="$Q3_CLIP,drawbox=0:0:28:32:white:fill:enable='mod(n,2)'"
+Q3_CLIP="$Q3_CLIP,drawbox=28:0:36:32:white:fill:enable='not(mod(n,2))',trim=end_frame=4"
+
 ff()  { "$FFMPEG" -nostdin -hide_banner -v error $CPUFLAGS -bitexact "$@"; }
 md5() { md5sum | cut -d' ' -f1; }
 

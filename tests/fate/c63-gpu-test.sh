@@ -9,11 +9,15 @@
 #                          encode with c63_cuda as the same pictures,
 #                          downloaded, encode with c63
 #   same SOURCE OPTS... [-- GPU_OPTS...]
-#                          c63_cuda and c63 give the same bytes for a lavfi
-#                          source and encoder options (GPU_OPTS: c63_cuda's
-#                          only)
+#                          c63_cuda (at depth 1 and 3; 1 and 2 with -b:v)
+#                          and c63 give the same bytes for a lavfi source
+#                          (q3clip: Q3_CLIP of c63-common.sh) and encoder
+#                          options (GPU_OPTS: c63_cuda's only)
 #   samevec NAME OPTS... [-- GPU_OPTS...]
 #                          the same for a stored vector
+#   twopass SOURCE RATE    -b:v RATE in two passes: c63_cuda's first pass
+#                          gives c63's statistics and stream, its second
+#                          pass on them c63's stream
 #   oom c63_cuda|cudadiff CUDAHOG
 #                          real out-of-device-memory: tests/cudahog takes
 #                          all but L MiB of the device's memory, for L of 0,
@@ -68,7 +72,9 @@ nvdec)
 same|samevec)
     # (no spaces in the arguments)
     if [ $mode = same ]; then
-        in="-f lavfi -i $1"
+        src=$1
+        [ "$src" = q3clip ] && src=$Q3_CLIP
+        in="-f lavfi -i $src"
     else
         xz -dc "$SAMPLES/$1.yuv.xz" > "$TMP/in.yuv" || exit 1
         in="-f rawvideo -s $(size_of "$1") -pix_fmt yuv420p -i $TMP/in.yuv"
@@ -80,10 +86,34 @@ same|samevec)
         if [ -n "$sep" ]; then gpu_opts="$gpu_opts $a"; else opts="$opts $a"; fi
     done
     ff $in -c:v c63 $opts -f c63 "$TMP/cpu.c63" || exit 1
-    for d in 1 3; do
+    # -b:v takes depths up to 2 only
+    depths="1 3"
+    case " $opts " in *" -b:v "*) depths="1 2" ;; esac
+    for d in $depths; do
         ff $in -c:v c63_cuda -depth $d $opts $gpu_opts -f c63 "$TMP/gpu$d.c63" || exit 1
         cmp -s "$TMP/cpu.c63" "$TMP/gpu$d.c63" ||
             { echo "differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
+    done
+    echo "identical $(md5 < "$TMP/cpu.c63")"
+    ;;
+twopass)
+    # -b:v RATE in two passes over a lavfi source: c63_cuda's first pass
+    # writes c63's statistics and stream, and its second pass (depth 1
+    # and 2) on those statistics c63's stream
+    src=$1 rate=$2
+    for e in c63 c63_cuda; do
+        ff -f lavfi -i "$src" -c:v $e -b:v "$rate" -pass 1 -passlogfile "$TMP/$e" \
+           -f c63 "$TMP/$e-1.c63" || exit 1
+    done
+    cmp -s "$TMP/c63-0.log" "$TMP/c63_cuda-0.log" || { echo "first-pass statistics differ"; exit 1; }
+    cmp -s "$TMP/c63-1.c63" "$TMP/c63_cuda-1.c63" || { echo "first-pass streams differ"; exit 1; }
+    ff -f lavfi -i "$src" -c:v c63 -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" -f c63 "$TMP/cpu.c63" ||
+        exit 1
+    for d in 1 2; do
+        ff -f lavfi -i "$src" -c:v c63_cuda -depth $d -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" \
+           -f c63 "$TMP/gpu$d.c63" || exit 1
+        cmp -s "$TMP/cpu.c63" "$TMP/gpu$d.c63" ||
+            { echo "second passes differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
     done
     echo "identical $(md5 < "$TMP/cpu.c63")"
     ;;

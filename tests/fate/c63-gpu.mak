@@ -42,6 +42,22 @@ fate-c63-cuda-opt-me-range-4: CMD = $(C63_GPU_TEST) same testsrc2=s=176x144:r=25
 fate-c63-cuda-opt-me-range-64: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=6 -me_range 64
 fate-c63-cuda-opt-odd-size:   CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=25,trim=end_frame=8
 
+# Rate control: c63_cuda chooses the same scale and tables for every frame
+# as c63 and keeps the same AC levels, so the bytes are the same: -b:v on
+# a still and a moving clip, with keyframes only, at the finest tables
+# (noise), in two passes; -q:v, also on the clip whose AC levels the limit
+# cuts.
+C63_GPU_RATE = bv-testsrc2 bv-mandelbrot bv-gop-1 bv-noise-ceiling q-3 q-2-q3clip 2pass
+FATE_C63_GPU_RATE = $(C63_GPU_RATE:%=fate-c63-cuda-rate-%)
+$(FATE_C63_GPU_RATE): CMP = null
+fate-c63-cuda-rate-bv-testsrc2:     CMD = $(C63_GPU_TEST) same testsrc2=s=176x144:r=25,trim=end_frame=60 -b:v 600k
+fate-c63-cuda-rate-bv-mandelbrot:   CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M
+fate-c63-cuda-rate-bv-gop-1:        CMD = $(C63_GPU_TEST) samevec qcif_keyint -b:v 800k -g 1
+fate-c63-cuda-rate-bv-noise-ceiling: CMD = $(C63_GPU_TEST) samevec cif_noise -b:v 50M
+fate-c63-cuda-rate-q-3:             CMD = $(C63_GPU_TEST) samevec cif_testsrc2 -q:v 3
+fate-c63-cuda-rate-q-2-q3clip:      CMD = $(C63_GPU_TEST) same q3clip -q:v 2 -me_range 1
+fate-c63-cuda-rate-2pass:           CMD = $(C63_GPU_TEST) twopass mandelbrot=s=320x240:r=25,trim=end_frame=40 1M
+
 # The GPU entropy coder against the CPU writer: every vector at quality 1,
 # 25 and 50 and with -g 1 gives the bytes of c63, at depth 1 and 3; so do
 # sizes from 1x1 up, and quality 50 on noise at 1080p, whose frames are
@@ -92,7 +108,8 @@ fate-cudactx-nodevice: tests/cudactx$(EXESUF)
 fate-cudactx-nodevice: REF = $(C63_FATE)/ref/cudactx-nodevice
 FATE_C63_ALL += fate-cudactx-nodevice
 
-FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
+FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) \
+                $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
 
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,
 # which checkcuda embeds (the top-level Makefile links this object), so

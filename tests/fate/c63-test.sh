@@ -5,6 +5,19 @@
 
 . "$(dirname "$0")/c63-common.sh"
 
+# bitrate_within FILE RATE TOL: the frame count of a .c63 file and its
+# bitrate (packet sizes, the stream's frame rate); fails unless within TOL
+# percent of RATE (bits/s)
+bitrate_within() {
+    fr=$("$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$1")
+    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$1" |
+        awk -v fr="$fr" -v rate="$2" -v tol="$3" '{ bytes += $1; n++ }
+            END { split(fr, f, "/"); r = 8 * bytes / (n * f[2] / f[1]); off = 100 * (r / rate - 1)
+                  ok = off <= tol && off >= -tol
+                  printf "frames: %d\nbitrate: %.1f kb/s, %+.2f%% of %g kb/s: %s\n", n, r / 1000, off,
+                         rate / 1000, ok ? "within " tol "%" : "OFF"; exit !ok }'
+}
+
 # The first error the c63 decoder or encoder logged, without the address.
 first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
 
@@ -195,13 +208,29 @@ rate)       # -b:v RATE (bits/s) over FRAMES of a lavfi clip: the stream's md5,
     src=$1 frames=$2 rate=$3 tol=$4; shift 4
     ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" "$@" -f c63 "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
-    fr=$("$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63")
-    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" |
-        awk -v fr="$fr" -v rate="$rate" -v tol="$tol" '{ bytes += $1; n++ }
-            END { split(fr, f, "/"); r = 8 * bytes / (n * f[2] / f[1]); off = 100 * (r / rate - 1)
-                  ok = off <= tol && off >= -tol
-                  printf "frames: %d\nbitrate: %.1f kb/s, %+.2f%% of %g kb/s: %s\n", n, r / 1000, off,
-                         rate / 1000, ok ? "within " tol "%" : "OFF"; exit !ok }'
+    bitrate_within "$TMP/x.c63" "$rate" "$tol"
+    ;;
+twopass)    # -b:v RATE in two passes over FRAMES of a lavfi clip: the first
+            # pass's statistics (their line count), the second pass's md5,
+            # and its bitrate within TOL percent of RATE
+    src=$1 frames=$2 rate=$3 tol=$4; shift 4
+    ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 1 \
+       -passlogfile "$TMP/log" "$@" -f null - || exit 1
+    echo "first pass: $(grep -c '^frame:' "$TMP/log-0.log") frames"
+    ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 2 \
+       -passlogfile "$TMP/log" "$@" -f c63 "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
+    bitrate_within "$TMP/x.c63" "$rate" "$tol"
+    ;;
+twopass-more) # a second pass over more frames than the first: refused at the
+            # first frame past them, with what the first pass had
+    src=$1
+    ff -f lavfi -i "$src" -frames:v 5 -c:v c63 -b:v 500k -pass 1 -passlogfile "$TMP/log" -f null - ||
+        exit 1
+    "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 8 -c:v c63 -b:v 500k -pass 2 \
+        -passlogfile "$TMP/log" -f null - > /dev/null 2> "$TMP/err" && { echo "accepted"; exit 1; }
+    echo "refused"
+    first_error "$TMP/err"
     ;;
 ratewarn)   # -b:v RATE that the scale bounds cannot reach: coded anyway, and
             # the encoder says by how much it missed
@@ -213,14 +242,9 @@ ratewarn)   # -b:v RATE that the scale bounds cannot reach: coded anyway, and
     grep -m1 -o 'The stream is .*' "$TMP/err" || { echo "no warning"; exit 1; }
     ;;
 q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
-            # streams of a clip that makes them at -quality 50 (a black and
-            # white edge that jumps back and forth, out of reach of a search
-            # of 1), and with the same tables under rate control, which must
-            # send none
-    run=$1
-    src="testsrc2=s=64x32:r=25,drawbox=0:0:64:32:black:fill"
-    src="$src,drawbox=0:0:28:32:white:fill:enable='mod(n,2)'"
-    src="$src,drawbox=28:0:36:32:white:fill:enable='not(mod(n,2))',trim=end_frame=4"
+            # streams of Q3_CLIP at -quality 50, and with the same tables
+            # under rate control, which must send none
+    run=$1 src=$Q3_CLIP
     i=0
     for o in "-quality 50" "-q:v 2" "-b:v 20M"; do
         i=$((i + 1))
@@ -229,9 +253,11 @@ q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
         echo "$o: $(md5 < "$TMP/x$i.c63"), $(tail -n 1 "$TMP/syms")"
     done
     ;;
-refuse)     # invalid options and sizes are refused with a clear message
-    src=$1; shift
-    "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 1 -c:v c63 "$@" \
+refuse|refuse-cuda) # invalid options and sizes are refused with a clear
+            # message (refuse-cuda: by c63_cuda, before it looks for a device)
+    src=$1 enc=c63; shift
+    [ $mode = refuse-cuda ] && enc=c63_cuda
+    "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 1 -c:v $enc "$@" \
         -f null - > /dev/null 2> "$TMP/err" && { echo "accepted"; exit 1; }
     echo "refused"
     first_error "$TMP/err"

@@ -119,20 +119,28 @@ fate-c63-refuse-q-and-b:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 4 -b
 fate-c63-refuse-quality-and-b: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 30 -b:v 500k
 fate-c63-refuse-qmax-256:    CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k -qmax 256
 fate-c63-refuse-qmin-alone:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -qmin 4
+# c63_cuda's -b:v needs the size of frame n - 2 before frame n is queued
+FATE_C63_REFUSE += fate-c63-cuda-refuse-bitrate-depth-3
+fate-c63-cuda-refuse-bitrate-depth-3: CMD = $(C63_TEST) refuse-cuda testsrc2=s=32x32 -b:v 500k -depth 3
 
 # -b:v: within 2% of the target over 300 frames, on a still and a moving
-# clip, with keyframes only, and at every thread count; -q:v; targets out
-# of reach of -qmin/-qmax, with the warning; never a luma AC code of run 0,
-# size 10 under rate control (tests/c63syms)
+# clip, with keyframes only, and at every thread count; in two passes
+# within 1%, and a second pass longer than the first refused; -q:v; targets
+# out of reach of -qmin/-qmax, with the warning; never a luma AC code of
+# run 0, size 10 under rate control (tests/c63syms)
 C63_RATE = fate-c63-rate-testsrc2 fate-c63-rate-mandelbrot fate-c63-rate-gop-1 \
            fate-c63-rate-qmax-255 fate-c63-threads-bitrate fate-c63-cq-3 \
-           fate-c63-rate-floor fate-c63-rate-ceiling fate-c63-q3
+           fate-c63-rate-floor fate-c63-rate-ceiling fate-c63-q3 \
+           fate-c63-2pass-testsrc2 fate-c63-2pass-mandelbrot fate-c63-2pass-more
 fate-c63-rate-testsrc2:   CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 600000 2
 fate-c63-rate-mandelbrot: CMD = $(C63_TEST) rate mandelbrot=s=176x144:r=25 300 600000 2
 fate-c63-rate-gop-1:      CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 800000 2 -g 1
 fate-c63-rate-qmax-255:   CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 -qmax 255
 fate-c63-threads-bitrate: CMD = $(C63_TEST) threads-opts qcif_keyint -b:v 300k
 fate-c63-cq-3:            CMD = $(C63_TEST) encopt $(C63_CLIP) -q:v 3
+fate-c63-2pass-testsrc2:  CMD = $(C63_TEST) twopass testsrc2=s=176x144:r=25 300 600000 1
+fate-c63-2pass-mandelbrot: CMD = $(C63_TEST) twopass mandelbrot=s=176x144:r=25 300 600000 1
+fate-c63-2pass-more:      CMD = $(C63_TEST) twopass-more testsrc2=s=32x32:r=25
 fate-c63-rate-floor:      CMD = $(C63_TEST) ratewarn testsrc2=s=176x144:r=25 50 -b:v 20k
 fate-c63-rate-ceiling:    CMD = $(C63_TEST) ratewarn testsrc2=s=176x144:r=25 50 -b:v 50M
 tests/c63syms$(EXESUF): $(C63_HARNESS)/c63syms.cpp libavcodec/libavcodec.a

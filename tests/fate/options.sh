@@ -55,12 +55,11 @@ $FF -hide_banner -h "$kind=$name" 2>/dev/null |
     sed -n 's/^ *-\{0,1\}\([a-z_0-9]*\)  *<\(int\|int64\|boolean\|float\|double\)>.*(from \([-0-9.INT_MAX]*\) to \([-0-9.INT_MAX]*\)).*/\1 \3 \4/p;
             s/^ *-\{0,1\}\([a-z_0-9]*\)  *<boolean>.*/\1 0 1/p' | sort -u > "$TMP/opts"
 # generic codec options the encoders check themselves
-# (and the rate control ones: c63 takes -b:v and -q:v 2..255, c63_cuda
-# refuses them; both refuse the others)
+# (and the rate control ones: the c63 encoders take -b:v and -q:v 2..255,
+# and refuse the others)
 [ "$kind" = encoder ] && printf 'g 1 INT_MAX\nme_range 0 64\n' >> "$TMP/opts"
 case $kind:$name in
-encoder:c63)  printf 'b 0 0\nmaxrate 0 0\nbufsize 0 0\nq:v 2 255\n' >> "$TMP/opts" ;;
-encoder:c63*) printf 'b 0 0\nmaxrate 0 0\nbufsize 0 0\nq:v 0 0\n' >> "$TMP/opts" ;;
+encoder:c63*) printf 'b 0 0\nmaxrate 0 0\nbufsize 0 0\nq:v 2 255\n' >> "$TMP/opts" ;;
 esac
 
 while read -r opt lo hi; do

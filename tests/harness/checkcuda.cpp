@@ -179,8 +179,10 @@ static void report(const char *name, bool ok, const std::string &detail)
     fflush(stdout);
 }
 
-/* Kinds of plane content: ties and flat areas matter for the search. */
-enum Content { RANDOM, FLAT, SMOOTH, FEW_LEVELS };
+/* Kinds of plane content: ties and flat areas matter for the search;
+ * EDGES (a black and a white half in every 8 columns, against its inverse
+ * as the reference) gives the largest AC levels. */
+enum Content { RANDOM, FLAT, SMOOTH, FEW_LEVELS, EDGES };
 
 static void fill(std::vector<uint8_t> &v, int w, int h, Content c, int shift)
 {
@@ -191,6 +193,7 @@ static void fill(std::vector<uint8_t> &v, int w, int h, Content c, int shift)
             case RANDOM:     s = rnd(); break;
             case FLAT:       s = 128; break;
             case SMOOTH:     s = ((x + shift) * 3 + y * 2 + (rnd() & 3)) & 255; break;
+            case EDGES:      s = (x & 7) < 4 ? 0 : 255; break;
             default:         s = (rnd() & 1) * 255; break;
             }
             v[(size_t)y * w + x] = s;
@@ -420,7 +423,7 @@ static void test_me(void)
 /* c63_encode's parameters; returns the launch's thread block count. */
 static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdeviceptr mv,
                       CUdeviceptr orig, CUdeviceptr ref, CUdeviceptr q, int key,
-                      const int pw[3], const int ph[3])
+                      const int pw[3], const int ph[3], int limit_ac = 0)
 {
     ep->coef = coef;
     ep->rec  = rec;
@@ -429,6 +432,7 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
     ep->ref  = ref;
     ep->q    = q;
     ep->key  = key;
+    ep->limit_ac = limit_ac;
     return c63_enc_layout(ep, pw, ph);
 }
 
@@ -436,9 +440,12 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
  * One launch for three planes, as the encoder runs it: w x h luma and two
  * chroma planes of half the size (rounded up to whole blocks), each with
  * its own content, vectors and quantisation table, against the CPU's
- * sub_pred, c63_fdct_quant_ref, c63_dequant_idct_ref and add_pred.
+ * sub_pred, c63_fdct_quant_ref, c63_dequant_idct_ref and add_pred. With
+ * limit_ac (rate control), the AC levels are clamped between quantisation
+ * and dequantisation, to +-511 for luma and +-1023 for chroma, as
+ * ff_c63_encode_row() does.
  */
-static void test_encode_case(int w, int h, int qp, int key, Content content)
+static void test_encode_case(int w, int h, int qp, int key, Content content, int limit_ac = 0)
 {
     if ((long)w * h > max_area)
         return;
@@ -458,6 +465,7 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
     std::vector<uint8_t> orig(total), ref(total), rec_cpu(total), rec_gpu(total);
     std::vector<int16_t> coef_cpu(nb * 64), coef_gpu(nb * 64);
     std::vector<C63MV> mv(nb);
+    long clamped = 0;       /* levels past the limit (limit_ac) */
 
     ff_c63dsp_init(&dsp);
     ff_c63_quant_tables(q, qp);
@@ -466,7 +474,7 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
         std::vector<uint8_t> o((size_t)pwp * php), rf((size_t)pwp * php);
         fill(o, pwp, php, content, 3 * p);
         fill(rf, pwp, php, content == FLAT ? RANDOM : content, 3 * p + 3);
-        if (content == FEW_LEVELS) /* extreme residuals */
+        if (content == FEW_LEVELS || content == EDGES) /* extreme residuals */
             for (size_t i = 0; i < rf.size(); i++)
                 rf[i] = 255 - o[i];
         std::copy(o.begin(), o.end(), orig.begin() + off[p]);
@@ -496,8 +504,14 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
                 const uint8_t *pred = key ? NULL : ref.data() + at +
                                                    (ptrdiff_t)mv[b].y * pwp + mv[b].x;
                 dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
-                c63_fdct_quant_ref(coef_cpu.data() + 64 * b, res, q[p]);
-                c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
+                int16_t *c = coef_cpu.data() + 64 * b;
+                c63_fdct_quant_ref(c, res, q[p]);
+                for (int k = 1; k < 64 && limit_ac; k++) {
+                    const int lim = p ? 1023 : 511;
+                    clamped += c[k] < -lim || c[k] > lim;
+                    c[k] = av_clip(c[k], -lim, lim);
+                }
+                c63_dequant_idct_ref(res, c, q[p]);
                 dsp.add_pred(rec_cpu.data() + at, pwp, pred, pwp, res);
             }
     }
@@ -511,7 +525,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
     CK(cu->cuMemsetD8Async(dcoef.p, 0x55, coef_gpu.size() * 2, NULL));
     CK(cu->cuMemsetD8Async(drec.p, 0x55, total, NULL));
     C63EncParams ep;
-    const int blocks = enc_params(&ep, dcoef.p, drec.p, dmv.p, dorig.p, dref.p, dq.p, key, pw, ph);
+    const int blocks = enc_params(&ep, dcoef.p, drec.p, dmv.p, dorig.p, dref.p, dq.p, key, pw, ph,
+                                  limit_ac);
     void *args[] = { &ep };
     launch(f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
     dcoef.down(coef_gpu.data(), coef_gpu.size() * 2);
@@ -546,10 +561,12 @@ static void test_encode_case(int w, int h, int qp, int key, Content content)
                     break;
                 }
             }
-    static const char *const cn[] = { "random", "flat", "smooth", "extreme" };
+    if (limit_ac && !clamped && detail.empty())
+        detail = "no level reached the limit: the case does not test it";
+    static const char *const cn[] = { "random", "flat", "smooth", "extreme", "edges" };
     char name[96];
-    snprintf(name, sizeof(name), "encode %dx%d qp%d %s %s", w, h, qp, key ? "intra" : "inter",
-             cn[content]);
+    snprintf(name, sizeof(name), "encode %dx%d qp%d %s %s%s", w, h, qp, key ? "intra" : "inter",
+             cn[content], limit_ac ? " limit_ac" : "");
     report(name, detail.empty(), detail);
 }
 
@@ -565,6 +582,11 @@ static void test_encode(void)
     test_encode_case(16, 8, 25, 0, FLAT);
     test_encode_case(40, 24, 25, 0, FEW_LEVELS);   /* 15 blocks: partial thread block */
     test_encode_case(40, 24, 1, 0, FEW_LEVELS);
+    /* rate control's AC limit: black and white edges against their
+     * inverse at the finest tables have luma levels past it */
+    test_encode_case(40, 24, 50, 0, EDGES, 1);
+    test_encode_case(176, 144, 50, 0, EDGES, 1);
+    test_encode_case(88, 72, 50, 0, EDGES, 1);
     test_encode_case(1920, 1088, 25, 0, SMOOTH);
 }
 
