@@ -1,0 +1,68 @@
+#!/bin/sh
+# Every rate control mode's stream decodes with the course's reference
+# decoder to exactly what ours decodes (the reference programs are not part
+# of this repository; see bench/bench-c63cpu.sh for where they come from).
+#
+#   sh bench/check-refdec.sh BUILD C63DEC [CLIP]
+#
+# BUILD holds ffmpeg. CLIP defaults to BUILD/clips/vtest.avi (bench/
+# camera-clip.sh), coded for 120 frames; its width, 768, is one the
+# reference handles (a multiple of 16, quirk Q12). Besides the modes on the
+# clip, the clip of fate-c63-q3 (Q3_CLIP of tests/fate/c63-common.sh),
+# whose AC levels at the finest tables need the luma code of run 0, size 10:
+# at -quality 50 the reference decoder must fail on it (quirk Q3), under
+# -q:v 2 (the same tables, the levels limited) it must not; the same for
+# the camera clip at -quality 40 with -me_range 4. Prints a line per case
+# and "N passed, N failed".
+
+BUILD=${1:?usage: check-refdec.sh BUILD C63DEC [CLIP]}
+REFDEC=${2:?usage: check-refdec.sh BUILD C63DEC [CLIP]}
+CLIP=${3:-$BUILD/clips/vtest.avi}
+FFMPEG=$BUILD/ffmpeg
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=${TMPDIR:-/tmp}/check-refdec.$$
+mkdir -p "$TMP" || exit 1
+trap 'rm -rf "$TMP"' EXIT
+Q3_CLIP=$(sh -c '. "$1"; echo "$Q3_CLIP"' x "$HERE/../tests/fate/c63-common.sh" 2>/dev/null)
+[ -f "$CLIP" ] || { echo "check-refdec: no clip $CLIP"; exit 1; }
+pass=0 fail=0
+
+# check NAME EXPECT INPUT... -- OPTS...: encode, then decode with both
+# decoders; EXPECT same (identical pictures) or refdec-fails
+check() {
+    name=$1 expect=$2; shift 2
+    in= ; while [ "$1" != -- ]; do in="$in $1"; shift; done; shift
+    if ! "$FFMPEG" -nostdin -hide_banner -v error $in -c:v c63 "$@" -f c63 -y "$TMP/s.c63" \
+            2> "$TMP/err"; then
+        echo "FAILED: $name: encoder: $(head -n 1 "$TMP/err")"; fail=$((fail + 1)); return
+    fi
+    "$REFDEC" "$TMP/s.c63" "$TMP/ref.yuv" > /dev/null 2>&1
+    rc=$?
+    ours=$("$FFMPEG" -nostdin -v error -i "$TMP/s.c63" -f rawvideo -pix_fmt yuv420p - | md5sum | cut -c1-32)
+    ref=$(md5sum < "$TMP/ref.yuv" | cut -c1-32)
+    if [ $expect = same ] && [ $rc -eq 0 ] && [ "$ours" = "$ref" ]; then
+        echo "$name: identical ($ours)"; pass=$((pass + 1))
+    elif [ $expect = refdec-fails ] && { [ $rc -ne 0 ] || [ "$ours" != "$ref" ]; }; then
+        echo "$name: the reference decoder fails, as expected (exit $rc)"; pass=$((pass + 1))
+    else
+        echo "FAILED: $name: reference decoder exit $rc, md5 $ref, ours $ours"; fail=$((fail + 1))
+    fi
+}
+
+c="-i $CLIP -frames:v 120"
+check "default (-quality 25)"   same $c --
+check "-b:v 1500k"              same $c -- -b:v 1500k
+check "-b:v 1500k -g 1"         same $c -- -b:v 1500k -g 1
+check "-b:v 3M (finest tables)" same $c -- -b:v 3M
+check "-q:v 2.5"                same $c -- -q:v 2.5
+check "-q:v 40 -me_range 4"     same $c -- -q:v 40 -me_range 4
+# the issue's case: quality 40 with a short search sends the Q3 code on
+# this clip; the same tables under -q:v (scale 100 / 40) do not
+check "-quality 40 -me_range 4" refdec-fails $c -- -quality 40 -me_range 4
+check "-q:v 2.5 -me_range 4"    same $c -- -q:v 2.5 -me_range 4
+"$FFMPEG" -nostdin -v error $c -c:v c63 -b:v 1500k -pass 1 -passlogfile "$TMP/log" -f null - &&
+    check "-b:v 1500k, second pass" same $c -- -b:v 1500k -pass 2 -passlogfile "$TMP/log"
+check "Q3 clip, -quality 50"    refdec-fails -f lavfi -i "$Q3_CLIP" -- -quality 50 -me_range 1
+check "Q3 clip, -q:v 2"         same -f lavfi -i "$Q3_CLIP" -- -q:v 2 -me_range 1
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
