@@ -156,7 +156,6 @@ typedef struct C63EncContext {
     int           since_key;
     int           cur;              ///< the last submitted frame's recon index
     int           eof;
-    int           rc_ended;         ///< ff_c63_rc_end() called
     int           error;            ///< after a lost packet, every call fails
 } C63EncContext;
 
@@ -193,7 +192,7 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     size_t total;
     int ret;
 
-    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range, 1)) < 0 ||
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0 ||
         (ret = ff_c63_rc_init(&s->rc, avctx, s->qp)) < 0)
         return ret;
 
@@ -619,13 +618,9 @@ static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
     ff_thread_progress_await(&f->done, 1);
     s->nb_output++;
     ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, b->q, &b->coded);
-    if (ret >= 0) {
-        ff_c63_rc_frame_done(&s->rc, avctx, s->nb_output - 1, 8 * (int64_t)pkt->size);
-        if (b->qscale)
-            ret = ff_encode_add_stats_side_data(pkt, lrint(b->qscale * FF_QP2LAMBDA), NULL, 0,
-                                                 b->coded.keyframe ? AV_PICTURE_TYPE_I
-                                                                   : AV_PICTURE_TYPE_P);
-    }
+    if (ret >= 0)
+        ret = ff_c63_rc_packet(&s->rc, avctx, s->nb_output - 1, pkt, b->qscale,
+                               b->coded.keyframe);
     if (ret >= 0) {
         pkt->pts      = f->frame->pts;
         pkt->dts      = f->frame->pts;
@@ -670,10 +665,7 @@ static int c63_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
             return ret;
     }
     if (s->nb_submitted == s->nb_output) {
-        if (!s->rc_ended) {
-            ff_c63_rc_end(&s->rc, avctx, s->nb_output);
-            s->rc_ended = 1;
-        }
+        ff_c63_rc_end(&s->rc, avctx, s->nb_output);
         return AVERROR_EOF;
     }
     return output_frame(avctx, pkt);

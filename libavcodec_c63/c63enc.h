@@ -38,8 +38,7 @@
 
 /**
  * Codec defaults common to the c63 encoders: -g 100, -me_range 0 (= 16),
- * and no bitrate (so that one set by the user can be told from libavcodec's
- * default and refused: there is no rate control).
+ * and no bitrate (libavcodec's default would turn rate control on).
  */
 #define C63_ENCODER_DEFAULTS        \
     { "b",        "0"   },          \
@@ -111,10 +110,9 @@ typedef struct C63Writer {
 
 /**
  * Validate size, pixel format and options shared by both encoders, and
- * return the search ranges to use. Without rate_control, the rate control
- * options are refused.
+ * return the search ranges to use.
  */
-int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3], int rate_control);
+int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 
 /**
  * Entropy-code a frame and write it, headers and all, into pkt, in three

@@ -203,7 +203,6 @@ typedef struct C63CudaEncContext {
     C63CudaSlot slot[MAX_DEPTH];
     int         head, nb_inflight;
     int         eof;
-    int         rc_ended;           ///< ff_c63_rc_end() called
     AVFrame    *frame;
 
 #if HAVE_THREADS
@@ -438,12 +437,8 @@ static int take_packet(AVCodecContext *avctx, AVPacket *pkt, int wait)
     sl->state = SLOT_FREE;
     s->head   = (s->head + 1) % s->depth;
     s->nb_inflight--;
-    if (ret >= 0) {
-        ff_c63_rc_frame_done(&s->rc, avctx, s->nb_taken, 8 * (int64_t)sl->pkt->size);
-        if (sl->qscale)
-            ret = ff_encode_add_stats_side_data(sl->pkt, lrint(sl->qscale * FF_QP2LAMBDA), NULL, 0,
-                                                sl->keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P);
-    }
+    if (ret >= 0)
+        ret = ff_c63_rc_packet(&s->rc, avctx, s->nb_taken, sl->pkt, sl->qscale, sl->keyframe);
     s->nb_taken++;
     if (ret >= 0)
         av_packet_move_ref(pkt, sl->pkt);
@@ -511,7 +506,7 @@ static av_cold int check_input(AVCodecContext *avctx)
     C63CudaEncContext *s = avctx->priv_data;
     int ret;
 
-    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range, 1)) < 0 ||
+    if ((ret = ff_c63_encode_check(avctx, s->qp, s->range)) < 0 ||
         (ret = ff_c63_rc_init(&s->rc, avctx, s->qp)) < 0)
         return ret;
     /* frame n's scale needs the sizes of frames up to n - C63_RC_LAG,
@@ -970,10 +965,7 @@ static int c63_cuda_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
     if (!s->nb_inflight) {
         if (!s->eof)
             return AVERROR(EAGAIN);
-        if (!s->rc_ended) {
-            ff_c63_rc_end(&s->rc, avctx, s->nb_taken);
-            s->rc_ended = 1;
-        }
+        ff_c63_rc_end(&s->rc, avctx, s->nb_taken);
         return AVERROR_EOF;
     }
     /* Room for more input: only take a packet that is ready. */

@@ -37,7 +37,7 @@
  * AC codes of at most 16 + 10 bits. */
 #define BLOCK_MAX_BITS (2 + 2 * (5 + 7) + 11 + 11 + 63 * 26)
 
-int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3], int rate_control)
+int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3])
 {
     int ret;
 
@@ -53,16 +53,6 @@ int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3], int rate_co
     if (qp < C63_QP_MIN || qp > C63_QP_MAX) {
         av_log(avctx, AV_LOG_ERROR, "Quality factor %d out of range %d..%d\n",
                qp, C63_QP_MIN, C63_QP_MAX);
-        return AVERROR(EINVAL);
-    }
-    if (!rate_control &&
-        (avctx->bit_rate > 0 || avctx->rc_max_rate > 0 || avctx->rc_min_rate > 0 ||
-         avctx->rc_buffer_size != 0 || avctx->qmin != 2 || avctx->qmax != 31 ||
-         avctx->flags & (AV_CODEC_FLAG_QSCALE | AV_CODEC_FLAG_PASS1 | AV_CODEC_FLAG_PASS2))) {
-        av_log(avctx, AV_LOG_ERROR,
-               "Rate control (-b:v, -minrate, -maxrate, -bufsize, -q:v, -qmin, -qmax, -pass) "
-               "is not supported by %s: it codes every frame at the fixed -quality\n",
-               avctx->codec->name);
         return AVERROR(EINVAL);
     }
     if (avctx->gop_size < 1) {

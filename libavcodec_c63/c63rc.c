@@ -40,6 +40,7 @@
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavcodec/avcodec.h"
+#include "libavcodec/encode.h"
 
 #include "c63.h"
 #include "c63rc.h"
@@ -281,16 +282,22 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int 
     return 0;
 }
 
-void ff_c63_rc_frame_done(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int64_t bits)
+int ff_c63_rc_packet(C63RateControl *rc, AVCodecContext *avctx, int64_t n, AVPacket *pkt,
+                     double qscale, int key)
 {
     const int slot = n % (C63_RC_LAG + 1);
+    const int64_t bits = 8 * (int64_t)pkt->size;
 
-    if (rc->mode != C63_RC_ABR)
-        return;
-    rc->bits[slot] = bits;
-    if (rc->pass == 1)
-        snprintf(avctx->stats_out, STATS_LINE, "frame:%"PRId64" key:%d q:%.17g bits:%"PRId64";\n",
-                 n, rc->key[slot], rc->q[slot], bits);
+    if (rc->mode == C63_RC_ABR) {
+        rc->bits[slot] = bits;
+        if (rc->pass == 1)
+            snprintf(avctx->stats_out, STATS_LINE, "frame:%"PRId64" key:%d q:%.17g bits:%"PRId64";\n",
+                     n, rc->key[slot], rc->q[slot], bits);
+    }
+    if (!qscale)
+        return 0;
+    return ff_encode_add_stats_side_data(pkt, lrint(qscale * FF_QP2LAMBDA), NULL, 0,
+                                         key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P);
 }
 
 void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx)
@@ -304,8 +311,9 @@ void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)
 {
     double off;
 
-    if (rc->mode != C63_RC_ABR)
+    if (rc->mode != C63_RC_ABR || rc->ended)
         return;
+    rc->ended = 1;
     while (rc->nb_done < nb_frames)
         take_in(rc);
     if (!rc->nb_done)

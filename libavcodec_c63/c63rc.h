@@ -68,6 +68,7 @@ typedef struct C63RateControl {
     double  cplx_left;      ///< complexity of the frames from nb_planned on
     double  predicted;      ///< bits the model gave the frames taken in
     int     key_warned;
+    int     ended;          ///< ff_c63_rc_end() has run
     /* the scale of each frame in flight, and its size once known */
     double  q[C63_RC_LAG + 1];
     int     key[C63_RC_LAG + 1];
@@ -85,7 +86,7 @@ int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp);
  * The quantiser scale of frame n, a keyframe if key (frames are asked for
  * in order; asking again for the same n after a failure is allowed). The
  * sizes of frames 0 .. n - C63_RC_LAG must have been given to
- * ff_c63_rc_frame_done(); one that was not (its packet was lost) counts
+ * ff_c63_rc_packet(); one that was not (its packet was lost) counts
  * as the bits it was given. *qscale is 0 without rate control. Fails on a
  * second pass's frame that the first pass did not have.
  */
@@ -93,18 +94,21 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int 
                       double *qscale);
 
 /**
- * The size in bits of frame n's packet; in a first pass, its statistics
- * go into avctx->stats_out.
+ * Frame n's packet, coded at qscale (what ff_c63_rc_frame_q() gave): its
+ * size goes to the controller (in a first pass, with its statistics, into
+ * avctx->stats_out), and a scale other than 0 into the packet's quality
+ * stats.
  */
-void ff_c63_rc_frame_done(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int64_t bits);
+int ff_c63_rc_packet(C63RateControl *rc, AVCodecContext *avctx, int64_t n, AVPacket *pkt,
+                     double qscale, int key);
 
 /** Free what ff_c63_rc_init() allocated (the encoder's close). */
 void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx);
 
 /**
  * After the last packet (frames 0 .. nb_frames - 1 given to
- * ff_c63_rc_frame_done()): warn if the stream missed the bitrate because
- * the scale was held at -qmin or -qmax.
+ * ff_c63_rc_packet()): warn if the stream missed the bitrate because the
+ * scale was held at -qmin or -qmax. Only the first call does anything.
  */
 void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames);
 

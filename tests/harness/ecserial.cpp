@@ -116,7 +116,7 @@ int main(int argc, char **argv)
     avctx->height   = h;
     avctx->gop_size = gop;
     avctx->me_range = me_range;
-    int range[3], ret = ff_c63_encode_check(avctx, qp, range, 0);
+    int range[3], ret = ff_c63_encode_check(avctx, qp, range);
     if (ret < 0) {
         avcodec_free_context(&avctx);
         return fail("options", ret);
