@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every rate control mode's stream decodes with the course's reference
-# decoder to exactly what ours decodes (the reference programs are not part
+# Every rate control mode's and rate-distortion option's stream decodes
+# with the course's reference decoder to exactly what ours decodes (the reference programs are not part
 # of this repository; see bench/bench-c63cpu.sh for where they come from).
 #
 #   sh bench/check-refdec.sh BUILD C63DEC [CLIP]
@@ -62,6 +62,15 @@ check "-quality 40 -me_range 4" refdec-fails $c -- -quality 40 -me_range 4
 check "-q:v 2.5 -me_range 4"    same $c -- -q:v 2.5 -me_range 4
 "$FFMPEG" -nostdin -v error $c -c:v c63 -b:v 1500k -pass 1 -passlogfile "$TMP/log" -f null - &&
     check "-b:v 1500k, second pass" same $c -- -b:v 1500k -pass 2 -passlogfile "$TMP/log"
+# the rate-distortion options, alone, together and with rate control
+check "-tables flat"            same $c -- -tables flat
+check "-trellis 1"              same $c -- -trellis 1
+check "-mv_rd 1"                same $c -- -mv_rd 1
+check "-tables flat -trellis 1 -mv_rd 1" same $c -- -tables flat -trellis 1 -mv_rd 1
+check "the same, -quality 50"   same $c -- -tables flat -trellis 1 -mv_rd 1 -quality 50
+check "the same, -b:v 800k"     same $c -- -tables flat -trellis 1 -mv_rd 1 -b:v 800k
+check "-trellis 1 -mv_rd 1 -quality 40 -me_range 4" same $c -- -trellis 1 -mv_rd 1 -quality 40 -me_range 4
+check "Q3 clip, -quality 50 -trellis 1" same -f lavfi -i "$Q3_CLIP" -- -quality 50 -me_range 1 -trellis 1
 check "Q3 clip, -quality 50"    refdec-fails -f lavfi -i "$Q3_CLIP" -- -quality 50 -me_range 1
 check "Q3 clip, -q:v 2"         same -f lavfi -i "$Q3_CLIP" -- -q:v 2 -me_range 1
 echo "$pass passed, $fail failed"

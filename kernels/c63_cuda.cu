@@ -51,6 +51,7 @@
 #include "c63_convert.h"
 #include "c63_transform.h"
 #include "c63_ec.h"
+#include "c63_rd.h"
 
 typedef unsigned char  u8;
 typedef unsigned short u16;
@@ -246,11 +247,22 @@ static __device__ __forceinline__ void c63_row_to_column(float *s, int r, const 
  * of ref at the block's position plus its vector, which motion
  * estimation keeps inside the plane.
  */
-extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
-c63_encode(C63EncParams e)
+/* (float)round((double)((float)c * (float)q) / 4.0), scaled by au * av:
+ * the dequantised coefficient as the inverse transform takes it. */
+static __device__ __forceinline__ float c63_dequant(int c, int q, float au, float av)
+{
+    const float p = __fmul_rn((float)c, (float)q);
+    const float v = __double2float_rn(round(__dmul_rn((double)p, 0.25)));
+    return __fmul_rn(__fmul_rn(v, au), av);
+}
+
+template <bool RD>
+static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
 {
     __shared__ float buf[C63_ENC_BLOCKS][8 * C63_ENC_S];
     __shared__ __align__(16) short cbuf[C63_ENC_BLOCKS][64];
+    __shared__ int zbuf[RD ? C63_ENC_BLOCKS : 1][64];
+    __shared__ u8 acl[RD ? 2 : 1][256];
     __shared__ u8 qs[3][64];
     __shared__ u8 zz[64];
 
@@ -272,6 +284,9 @@ c63_encode(C63EncParams e)
         qs[k >> 6][k & 63] = ((const u8 *)e.q)[k];
     for (int k = t; k < 64; k += C63_ENC_THREADS)
         zz[k] = c63_izigzag[k];
+    if (RD)
+        for (int k = t; k < 2 * 256; k += C63_ENC_THREADS)
+            acl[k >> 8][k & 255] = ((const u8 *)e.ac_len)[k];
 
     if (active) {
         const int w  = ENC_FIELD(w), lb = b - ENC_FIELD(first), bw = w >> 3;
@@ -316,12 +331,24 @@ c63_encode(C63EncParams e)
             c = c < -lim ? -lim : c > lim ? lim : c;
         }
         cbuf[sub][zk] = (short)c;
-        /* (float)round((double)((float)c * (float)q) / 4.0), scaled */
-        const float p = __fmul_rn((float)c, (float)q);
-        const float v = __double2float_rn(round(__dmul_rn((double)p, 0.25)));
-        s[k * C63_ENC_S + r] = __fmul_rn(__fmul_rn(v, au), av);
+        if (RD)     /* 4 z, exact, rounded to nearest as lrintf() */
+            zbuf[sub][zk] = __float2int_rn(__fmul_rn(z, 4.0f));
+        else
+            s[k * C63_ENC_S + r] = c63_dequant(c, q, au, av);
     }
     __syncwarp();
+    if (RD) {
+        if (active && !r)
+            c63_rd_quant(cbuf[sub], zbuf[sub], qs[pi], acl[pi ? 1 : 0], e.lambda);
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            const int zk = zz[k * 8 + r];
+            s[k * C63_ENC_S + r] = c63_dequant(cbuf[sub][zk], qs[pi][zk], au,
+                                               k ? 1.0f : C63_ISQRT2_F);
+        }
+        __syncwarp();
+    }
     if (active)
         ((uint4 *)e.coef)[(size_t)b * 8 + r] = ((const uint4 *)cbuf[sub])[r];
 #pragma unroll
@@ -352,6 +379,87 @@ c63_encode(C63EncParams e)
                 out.y |= (u32)v << 8 * (j - 4);
         }
         *(uint2 *)((u8 *)e.rec + pix) = out;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_encode(C63EncParams e)
+{
+    c63_encode_body<false>(e);
+}
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_encode_rd(C63EncParams e)
+{
+    c63_encode_body<true>(e);
+}
+
+/* ------------------------------------------------------ vector decision */
+
+/*
+ * -mv_rd (c63_rd.h): one warp a block row, its blocks left to right, as
+ * the CPU's choose_mv(). Each lane sums the absolute differences of two
+ * samples of the block (row lane / 4, columns 2 (lane % 4) and the next),
+ * and the warp adds the 32 sums up, so that every lane has the SAD.
+ */
+static __device__ __forceinline__ int c63_warp_sad(const u8 *cur, const u8 *ref, int w, int lane)
+{
+    const int o = (lane >> 2) * w + 2 * (lane & 3);
+    int v = abs((int)cur[o] - (int)ref[o]) + abs((int)cur[o + 1] - (int)ref[o + 1]);
+#pragma unroll
+    for (int m = 16; m; m >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, m);
+    return v;
+}
+
+extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
+c63_mv_rd(C63MVRDParams m)
+{
+    const int lane = threadIdx.x & 31;
+    const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
+    if (row >= m.nrows)
+        return;
+    const int pi = row >= m.p[2].first_row ? 2 : row >= m.p[1].first_row ? 1 : 0;
+#define MVRD_FIELD(f) (pi == 2 ? m.p[2].f : pi == 1 ? m.p[1].f : m.p[0].f)
+    const int w = MVRD_FIELD(w), h = MVRD_FIELD(h), first = MVRD_FIELD(first);
+    const int by = row - MVRD_FIELD(first_row), bw = w >> 3;
+#undef MVRD_FIELD
+    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)8 * by * w;
+    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
+    c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
+    c63_mv left;
+    left.x = left.y = 0;
+
+    for (int bx = 0; bx < bw; bx++) {
+        const c63_mv best = mv[bx];
+        const int x = 8 * bx, y = 8 * by;
+        c63_mv ret = best;
+        int cost_min = 0x7fffffff;
+#pragma unroll
+        for (int i = 0; i < 3; i++) {
+            c63_mv v;
+            if (i == 0) {
+                if (!bx)
+                    continue;
+                v = left;
+            } else if (i == 1) {
+                v = best;
+            } else {
+                v.x = v.y = 0;
+            }
+            if (x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8)
+                continue;
+            const int reuse = bx && v.x == left.x && v.y == left.y;
+            const int sad = c63_warp_sad(cur + x, ref + (size_t)(y + v.y) * w + x + v.x, w, lane);
+            const int cost = c63_rd_mv_cost(sad, c63_rd_mv_bits(v.x, v.y, reuse), m.lambda_me);
+            if (cost < cost_min) {
+                cost_min = cost;
+                ret = v;
+            }
+        }
+        if (!lane)
+            mv[bx] = ret;
+        left = ret;
     }
 }
 

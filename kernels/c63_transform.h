@@ -29,6 +29,9 @@
  * C63_ENC_THREADS threads a thread block, 8 a block (one a row): the
  * launch has ceil(nblocks / C63_ENC_BLOCKS) thread blocks.
  *
+ * c63_encode_rd is the same with trellis quantisation (c63_rd_quant(),
+ * by the first thread of each block).
+ *
  * Plain C types only, so that both sides lay the structure out
  * identically (pointers travel as unsigned long long, as CUdeviceptr).
  */
@@ -52,6 +55,8 @@ typedef struct C63EncParams {
     int nblocks;                    ///< blocks of the three planes
     int key;                        ///< no prediction (a keyframe)
     int limit_ac;                   ///< AC levels within +-511 (luma), +-1023 (chroma)
+    long long lambda;               ///< c63_encode_rd: the trellis's (c63_rd.h)
+    unsigned long long ac_len;      ///< c63_encode_rd: AC code lengths, [2][256]
 } C63EncParams;
 
 #if !KERNEL_GPU

@@ -43,6 +43,14 @@
 #define C63_RANGE_DEFAULT 16
 #define C63_RANGE_MAX  64
 
+/** The base quantisation tables an encoder may scale (-tables). */
+enum C63Tables {
+    C63_TABLES_ANNEXK,  ///< JPEG Annex K (with quirk Q5): the reference's
+    C63_TABLES_FLAT,    ///< one step for every coefficient, 32 (for PSNR), scaled
+                        ///< to a multiple of 4
+    C63_NB_TABLES,
+};
+
 /* Size of the fixed frame header, from SOI to the end of SOS. */
 #define C63_HEADER_SIZE 655
 /* Offsets into the header. */
@@ -75,7 +83,7 @@ typedef struct C63MV {
 } C63MV;
 
 /** Base quantisation tables in zigzag order: [0] luma, [1] chroma. */
-extern const uint8_t ff_c63_quant_base[2][64];
+extern const uint8_t ff_c63_quant_base[C63_NB_TABLES][2][64];
 
 /** The reference's DCT basis, T[i][j] = cos((2i+1) j pi / 16) as floats. */
 extern const float ff_c63_dct_lookup[8][8];
@@ -86,16 +94,19 @@ extern const float ff_c63_dct_transposed[8][8];
 #define C63_ISQRT2 0.70710678118654f
 
 /**
- * Quantisation tables for quality factor qp (1..50), in zigzag order
- * (clamped to 1..255, where the reference wraps modulo 256 below qp 5).
+ * Quantisation tables for quality factor qp (1..50), in zigzag order: the
+ * base tables (enum C63Tables) / (qp / 10), truncated (clamped to 1..255,
+ * where the reference wraps modulo 256 below qp 5); flat tables' step
+ * rounded to the nearest multiple of 4 (4..252) instead.
  */
-void ff_c63_quant_tables(uint8_t q[3][64], int qp);
+void ff_c63_quant_tables(uint8_t q[3][64], int tables, int qp);
 
 /**
  * Quantisation tables for quantiser scale qscale (C63_QSCALE_MIN ..
- * C63_QSCALE_MAX): base * qscale / 10, truncated, at most 255.
+ * C63_QSCALE_MAX): base * qscale / 10, truncated, clamped to 1..255 (flat
+ * tables: rounded to a multiple of 4, 4..252).
  */
-void ff_c63_quant_tables_scale(uint8_t q[3][64], double qscale);
+void ff_c63_quant_tables_scale(uint8_t q[3][64], int tables, double qscale);
 
 /** Huffman code (code, length) of each symbol of the four JPEG tables. */
 typedef struct C63HuffCodes {

@@ -29,8 +29,14 @@
 
 #include "c63.h"
 
-const uint8_t ff_c63_quant_base[2][64] = {
-    {
+#define FLAT32 \
+    32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, \
+    32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, \
+    32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, \
+    32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32
+
+const uint8_t ff_c63_quant_base[C63_NB_TABLES][2][64] = {
+    [C63_TABLES_ANNEXK] = { {
         /* JPEG Annex K.1 in zigzag order, with the reference's 30 at
          * position 29 (K.1 has 60 there). */
         16,  11,  12,  14,  12,  10,  16,  14,  13,  14,  18,  17,  16,  19,  24,  40,
@@ -42,7 +48,11 @@ const uint8_t ff_c63_quant_base[2][64] = {
         99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,
         99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,
         99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,  99,
-    },
+    } },
+    /* The same step for every coefficient of every plane: what minimises
+     * the squared error (PSNR) for a given rate, where Annex K spends
+     * fewer bits on what the eye sees less. */
+    [C63_TABLES_FLAT] = { { FLAT32 }, { FLAT32 } },
 };
 
 /* Aligned for the x86 assembly, which loads its rows whole. */
@@ -61,20 +71,34 @@ void ff_c63_geometry(C63Geometry *g, int width, int height)
     g->h[1]   = g->h[2] = g->mb_h * 8;
 }
 
-void ff_c63_quant_tables(uint8_t q[3][64], int qp)
+/* A flat step is rounded to a multiple of 4 (4 to 252): the decoder
+ * rebuilds level x q as 4 round(level x q / 4), exactly level x q only
+ * then (docs/c63-format.md section 5). */
+static int flat_step(double v)
+{
+    return av_clip(4 * (int)lrint(v / 4), 4, 252);
+}
+
+void ff_c63_quant_tables(uint8_t q[3][64], int tables, int qp)
 {
     for (int c = 0; c < 3; c++)
         for (int k = 0; k < 64; k++) {
-            double v = ff_c63_quant_base[!!c][k] / (qp / 10.0);
+            double v = ff_c63_quant_base[tables][!!c][k] / (qp / 10.0);
+            if (tables == C63_TABLES_FLAT) {
+                q[c][k] = flat_step(v);
+                continue;
+            }
             q[c][k] = av_clip((int)v, 1, 255);
         }
 }
 
-void ff_c63_quant_tables_scale(uint8_t q[3][64], double qscale)
+void ff_c63_quant_tables_scale(uint8_t q[3][64], int tables, double qscale)
 {
     for (int c = 0; c < 3; c++)
         for (int k = 0; k < 64; k++)
-            q[c][k] = av_clip((int)(ff_c63_quant_base[!!c][k] * qscale / 10), 1, 255);
+            q[c][k] = tables == C63_TABLES_FLAT
+                    ? flat_step(ff_c63_quant_base[tables][!!c][k] * qscale / 10)
+                    : av_clip((int)(ff_c63_quant_base[tables][!!c][k] * qscale / 10), 1, 255);
 }
 
 C63HuffCodes ff_c63_huff;

@@ -27,6 +27,7 @@
  */
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "config.h"
@@ -97,9 +98,10 @@ static av_always_inline void pass_cols(float out[64], const float in[64], const 
     }
 }
 
-static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
+/* The forward transform, scaled: z in natural order. */
+static av_always_inline void fdct_scaled(float z[64], const int16_t res[64])
 {
-    float xf[64], y[64], z[64];
+    float xf[64], y[64];
 
     for (int i = 0; i < 64; i++)
         xf[i] = res[i];
@@ -110,9 +112,28 @@ static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t 
     for (int i = 0; i < 8; i++)
         for (int k = 0; k < 8; k++)
             z[8 * i + k] = z[8 * i + k] * scale_u[k] * scale_u[i];
+}
 
+static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
+{
+    float z[64];
+
+    fdct_scaled(z, res);
     for (int k = 0; k < 64; k++)
         coef[k] = (int16_t)round_away((double)z[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
+}
+
+void ff_c63_fdct_quant_z4(int16_t coef[64], int z4[64], const int16_t res[64],
+                          const uint8_t q[64])
+{
+    float z[64];
+
+    fdct_scaled(z, res);
+    for (int k = 0; k < 64; k++) {
+        const float v = z[ff_zigzag_direct[k]];
+        coef[k] = (int16_t)round_away((double)v / 4.0 / (double)q[k]);
+        z4[k]   = lrintf(v * 4.0f);
+    }
 }
 
 int ff_c63_dc_residual(int dc, int q0)

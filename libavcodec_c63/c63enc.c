@@ -81,6 +81,7 @@ typedef struct C63EncBuffers {
     uint8_t      *orig[3];          ///< padded input planes
     uint8_t       q[3][64];         ///< the frame's quantisation tables
     double        qscale;           ///< their scale (rate control), or 0
+    C63RDParams   rd;               ///< the lambdas for those tables
     C63CodedFrame coded;
     C63Writer     writer;
 } C63EncBuffers;
@@ -128,6 +129,8 @@ typedef struct C63Waker {
 typedef struct C63EncContext {
     const AVClass *class;
     int qp;
+    int tables;
+    int mv_rd;
 
     C63DSPContext dsp;
     MECmpContext  mecc;
@@ -136,6 +139,7 @@ typedef struct C63EncContext {
     int           reach;            ///< MCU rows above and below a row that its search reads
     uint8_t       q[3][64];         ///< the tables of -quality
     C63RateControl rc;
+    int           limit_ac;         ///< not the reference's choices: AC levels limited
 
     uint8_t      *recon[2][3];      ///< padded reconstructions
     uint16_t     *bsum[2][3];       ///< 8x2 sums of recon[0] and recon[1]
@@ -199,7 +203,9 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     ff_c63_geometry(&s->geo, avctx->width, avctx->height);
     /* luma: range pixels around 16-pixel rows; chroma: range / 2 around 8 */
     s->reach = (s->range[0] + 15) / 16;
-    ff_c63_quant_tables(s->q, s->qp);
+    ff_c63_quant_tables(s->q, s->tables, s->qp);
+    s->limit_ac = s->rc.mode != C63_RC_QUALITY || s->tables != C63_TABLES_ANNEXK ||
+                  avctx->trellis || s->mv_rd;
     ff_c63_init_huff_codes();
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
@@ -321,7 +327,9 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
     const C63Geometry *g = c->g;
     const AVFrame *frame = c->src;
     const int key = c->coded->keyframe;
+    const C63RDParams *rd = c->rd;
     int16_t res[64];
+    int z4[64];
 
     /* The row's input into the padded planes (only this row reads it). */
     for (int p = 0; p < 3; p++) {
@@ -354,13 +362,27 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
                                                   g->w[p], g->h[p], bx, by, c->range[p]) :
                         ff_c63_motion_search(c->mecc, c->orig[p], ref, ref_sums,
                                              g->w[p], g->h[p], bx, by, c->range[p]);
+                    if (rd->lambda_me) {
+                        const C63MV l = bx ? c->coded->mv[p][bi - 1] : mv;
+                        const C63ECMV left = { l.x, l.y };
+                        const C63ECMV v = c63_rd_choose_mv(src, ref, g->w[p], g->h[p], bx, by,
+                                                           (C63ECMV){ mv.x, mv.y },
+                                                           bx ? &left : NULL, rd->lambda_me);
+                        mv.x = v.x;
+                        mv.y = v.y;
+                    }
                     c->coded->mv[p][bi] = mv;
                     pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
                 }
                 c->dsp->sub_pred(res, src, stride, pred, stride);
-                c->dsp->fdct_quant(coef, res, c->q[p]);
+                if (rd->lambda)
+                    ff_c63_fdct_quant_z4(coef, z4, res, c->q[p]);
+                else
+                    c->dsp->fdct_quant(coef, res, c->q[p]);
                 if (c->limit_ac)
                     limit_ac(coef, p);
+                if (rd->lambda)
+                    c63_rd_quant(coef, z4, c->q[p], ff_c63_huff.ac_len[!!p], rd->lambda);
                 c->dsp->dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
                                          coef, c->q[p], 8);
             }
@@ -380,7 +402,8 @@ static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
         .mecc  = &s->mecc,
         .g     = g,
         .q     = b->q,
-        .limit_ac = s->rc.mode != C63_RC_QUALITY,
+        .limit_ac = s->limit_ac,
+        .rd    = &b->rd,
         .range = s->range,
         .src   = f->frame,
         .coded = &b->coded,
@@ -570,7 +593,8 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     if (s->rc.mode == C63_RC_QUALITY)
         memcpy(b->q, s->q, sizeof(b->q));
     else
-        ff_c63_quant_tables_scale(b->q, b->qscale);
+        ff_c63_quant_tables_scale(b->q, s->tables, b->qscale);
+    ff_c63_rd_params(&b->rd, b->q, avctx->trellis, s->mv_rd);
     s->cur       = f->cur;
     s->since_key = key ? 1 : s->since_key + 1;
     /* the sums of this reconstruction, unless the next frame is due to be

@@ -28,13 +28,25 @@
 #include "libavcodec/avcodec.h"
 #include "libavcodec/me_cmp.h"
 
+#include "libavcodec/cuda_kernels/c63_rd.h"
+
 #include "c63.h"
 #include "c63dsp.h"
 
 /** Options common to the c63 encoders, with the same names and defaults. */
 #define C63_ENCODER_OPTIONS(Ctx)                                                 \
     { "quality", "Quality factor (higher is finer)", offsetof(Ctx, qp),          \
-      AV_OPT_TYPE_INT, { .i64 = C63_QP_DEFAULT }, C63_QP_MIN, C63_QP_MAX, VE },
+      AV_OPT_TYPE_INT, { .i64 = C63_QP_DEFAULT }, C63_QP_MIN, C63_QP_MAX, VE },  \
+    { "tables", "Base quantisation tables", offsetof(Ctx, tables),               \
+      AV_OPT_TYPE_INT, { .i64 = C63_TABLES_ANNEXK }, 0, C63_NB_TABLES - 1, VE,  \
+      .unit = "tables" },                                                        \
+    { "annexk", "JPEG Annex K, as the reference (perceptual)", 0,                \
+      AV_OPT_TYPE_CONST, { .i64 = C63_TABLES_ANNEXK }, 0, 0, VE, .unit = "tables" }, \
+    { "flat", "One step for every coefficient (best PSNR per bit)", 0,           \
+      AV_OPT_TYPE_CONST, { .i64 = C63_TABLES_FLAT }, 0, 0, VE, .unit = "tables" }, \
+    { "mv_rd", "Choose each vector by SAD + lambda x its bits, among the best-SAD " \
+      "one, (0, 0) and the left neighbour's", offsetof(Ctx, mv_rd),              \
+      AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
 
 /**
  * Codec defaults common to the c63 encoders: -g 100, -me_range 0 (= 16),
@@ -64,6 +76,7 @@ typedef struct C63RowCoding {
     const C63Geometry   *g;
     const uint8_t      (*q)[64];    ///< the quantisation tables, q[3][64]
     int                 limit_ac;   ///< keep AC levels to what the reference decoder reads
+    const C63RDParams  *rd;         ///< the frame's rate-distortion decisions
     const int           *range;     ///< the search range of each plane
     const AVFrame       *src;       ///< the input picture (yuv420p)
     uint8_t             *orig[3];   ///< the padded input, filled row by row
@@ -109,8 +122,8 @@ typedef struct C63Writer {
 } C63Writer;
 
 /**
- * Validate size, pixel format and options shared by both encoders, and
- * return the search ranges to use.
+ * Validate size, pixel format and options shared by both encoders
+ * (-trellis 0 or 1 among them), and return the search ranges to use.
  */
 int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 

@@ -164,6 +164,8 @@ typedef struct C63CudaSlot {
 typedef struct C63CudaEncContext {
     const AVClass *class;
     int   qp;
+    int   tables;
+    int   mv_rd;
     int   depth;
     int   stats_gpu;
     char *device;
@@ -175,7 +177,7 @@ typedef struct C63CudaEncContext {
     CUstream             up_stream;     ///< uploads of system-memory frames
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
-    CUfunction           f_convert, f_encode;
+    CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd;
     CUfunction           f_me[2];       ///< luma's and chroma's c63_me<C63_ME_NR(range)>
     CUfunction           f_ec[NB_EC];
     tcuMemAllocHost     *mem_alloc_host;
@@ -193,7 +195,8 @@ typedef struct C63CudaEncContext {
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
     CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
     C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
-    C63EncParams encp;              ///< c63_encode's; rec, ref and key per frame
+    C63EncParams encp;              ///< c63_encode's; rec, ref, key and lambda per frame
+    C63MVRDParams mvrdp;            ///< c63_mv_rd's; ref and lambda_me per frame
     int         enc_grid;
     size_t      max_pkt;            ///< c63ec_max_packet()
     int         ec_grid[NB_EC];     ///< blocks of each kernel's grid
@@ -533,7 +536,7 @@ static av_cold void init_layout(AVCodecContext *avctx)
     const C63Geometry *g = &s->geo;
 
     ff_c63_geometry(&s->geo, avctx->width, avctx->height);
-    ff_c63_quant_tables(s->q, s->qp);
+    ff_c63_quant_tables(s->q, s->tables, s->qp);
     ff_c63_init_huff_codes();
 
     s->collect_stats = s->stats_gpu || av_log_get_level() >= AV_LOG_VERBOSE;
@@ -566,7 +569,9 @@ static av_cold int load_kernels(AVCodecContext *avctx)
                                    ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
         return ret;
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0)
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rd, s->module, "c63_encode_rd"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  s->module, "c63_mv_rd")))   < 0)
         return ret;
     for (int p = 0; p < 2; p++) {
         char name[16];
@@ -605,9 +610,21 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->encp.mv   = s->d_mv;
     s->encp.orig = s->d_orig;
     s->encp.q    = s->d_q;
-    s->encp.limit_ac = s->rc.mode != C63_RC_QUALITY;
+    s->encp.ac_len = s->ecp.tables + offsetof(C63ECTables, ac_len);
+    s->encp.limit_ac = s->rc.mode != C63_RC_QUALITY || s->tables != C63_TABLES_ANNEXK ||
+                       avctx->trellis || s->mv_rd;
     for (int p = 0; p < 3; p++)     /* the kernel finds plane p at 64 * first */
         av_assert0(s->plane_off[p] == 64 * (size_t)s->encp.p[p].first);
+    s->mvrdp.mv   = s->d_mv;
+    s->mvrdp.orig = s->d_orig;
+    s->mvrdp.nrows = 0;
+    for (int p = 0; p < 3; p++) {
+        s->mvrdp.p[p].w         = g->w[p];
+        s->mvrdp.p[p].h         = g->h[p];
+        s->mvrdp.p[p].first     = s->encp.p[p].first;
+        s->mvrdp.p[p].first_row = s->mvrdp.nrows;
+        s->mvrdp.nrows         += g->h[p] / 8;
+    }
     if ((ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[0], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_recon[1], 0, s->total, s->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_mv, 0, mv_bytes, s->stream)))       < 0 ||
@@ -810,6 +827,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     C63CudaSlot *sl = &s->slot[(s->head + s->nb_inflight) % s->depth];
     enum AVPixelFormat fmt;
     CUdeviceptr src[3], ref, rec;
+    C63RDParams rd;
     int pitch[3], ret, key;
     CUcontext dummy;
 
@@ -834,8 +852,11 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
      * copies from pageable memory are staged at once). */
     if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, &sl->qscale)) < 0)
         goto end;
-    if (s->rc.mode != C63_RC_QUALITY) {
-        ff_c63_quant_tables_scale(sl->q, sl->qscale);
+    if (s->rc.mode == C63_RC_QUALITY) {
+        ff_c63_rd_params(&rd, s->q, avctx->trellis, s->mv_rd);
+    } else {
+        ff_c63_quant_tables_scale(sl->q, s->tables, sl->qscale);
+        ff_c63_rd_params(&rd, sl->q, avctx->trellis, s->mv_rd);
         ff_c63_write_header(sl->hdr, g->width, g->height, 0, sl->q);
         if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_q, sl->q, sizeof(sl->q), s->stream))) < 0 ||
             (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->ecp.hdr, sl->hdr, sizeof(sl->hdr),
@@ -885,6 +906,16 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
                                C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
                 goto end;
         }
+        if (rd.lambda_me) {
+            C63MVRDParams mp = s->mvrdp;
+            void *args[] = { &mp };
+            mp.ref       = ref;
+            mp.lambda_me = rd.lambda_me;
+            if ((ret = launch(avctx, s->f_mv_rd,
+                              (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
+                              32 * C63_MVRD_WARPS, 1, 0, args)) < 0)
+                goto end;
+        }
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[2], s->stream))) < 0)
         goto end;
@@ -893,10 +924,12 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
         /* the three planes in one launch */
         C63EncParams ep = s->encp;
         void *args[] = { &ep };
-        ep.rec = rec;
-        ep.ref = ref;
-        ep.key = key;
-        if ((ret = launch(avctx, s->f_encode, s->enc_grid, 1, C63_ENC_THREADS, 1, 0, args)) < 0)
+        ep.rec    = rec;
+        ep.ref    = ref;
+        ep.key    = key;
+        ep.lambda = rd.lambda;
+        if ((ret = launch(avctx, rd.lambda ? s->f_encode_rd : s->f_encode, s->enc_grid, 1,
+                          C63_ENC_THREADS, 1, 0, args)) < 0)
             goto end;
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)

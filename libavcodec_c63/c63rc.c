@@ -56,6 +56,12 @@
 #define BUFFER_SECS 1.0
 
 /* room for one line of first-pass statistics */
+/* lambda = C63_RD_LAMBDA x step^2 (squared error per bit): about what
+ * a uniform quantiser at high rate gives, 2 ln 2 / 12. lambda_me =
+ * C63_RD_LAMBDA_ME x sqrt(lambda) (SAD per bit). */
+#define C63_RD_LAMBDA    0.12
+#define C63_RD_LAMBDA_ME 1.0
+
 #define STATS_LINE 96
 
 /* libavcodec's defaults of -qmin and -qmax */
@@ -327,4 +333,17 @@ void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)
         av_log(avctx, AV_LOG_WARNING, "The stream is %.1f%% below the bitrate asked for: "
                "%"PRId64" of %"PRId64" frames needed a scale finer than -qmin %g (at least %d)\n",
                -100 * off, rc->nb_below, rc->nb_done, rc->qmin, C63_QSCALE_MIN);
+}
+
+void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int mv_rd)
+{
+    double lambda;
+    int sum = 0;
+
+    for (int k = 0; k < 16; k++)
+        sum += q[0][k];
+    lambda = C63_RD_LAMBDA * (sum / 16.0) * (sum / 16.0);
+    rd->lambda    = trellis ? llrint(256 * lambda) : 0;
+    rd->lambda_me = mv_rd ? lrint(16 * C63_RD_LAMBDA_ME * sqrt(lambda)) : 0;
+    rd->pad       = 0;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "libavcodec/avcodec.h"
+#include "libavcodec/cuda_kernels/c63_rd.h"
 
 /**
  * How the quantisation tables of each frame are chosen.
@@ -111,5 +112,14 @@ void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx);
  * scale was held at -qmin or -qmax. Only the first call does anything.
  */
 void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames);
+
+/**
+ * The lambdas of a frame coded with tables q: trellis and mv_rd turn the
+ * decisions on (else their lambda is 0). lambda, in squared error per bit,
+ * is C63_RD_LAMBDA x Q^2, Q the mean of the 16 first luma steps in zigzag
+ * order (the step of flat tables); lambda_me, in SAD per bit,
+ * C63_RD_LAMBDA_ME x sqrt(lambda).
+ */
+void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int mv_rd);
 
 #endif /* AVCODEC_C63_C63RC_H */

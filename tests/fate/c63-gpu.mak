@@ -58,6 +58,19 @@ fate-c63-cuda-rate-q-3:             CMD = $(C63_GPU_TEST) samevec cif_testsrc2 -
 fate-c63-cuda-rate-q-2-q3clip:      CMD = $(C63_GPU_TEST) same q3clip -q:v 2 -me_range 1
 fate-c63-cuda-rate-2pass:           CMD = $(C63_GPU_TEST) twopass mandelbrot=s=320x240:r=25,trim=end_frame=40 1M
 
+# Rate-distortion options: c63_mv_rd chooses the vectors and c63_encode_rd
+# the levels that c63 chooses, so the bytes are the same: each option alone
+# and all together on every vector, and all together under -b:v and -q:v.
+define C63_GPU_RD_TEST
+FATE_C63_GPU_RD += fate-c63-cuda-rd-$(1)-$(2)
+fate-c63-cuda-rd-$(1)-$(2): CMD = $$(C63_GPU_TEST) samevec $(2) $$(C63_RD_OPT_$(1))
+endef
+$(foreach o,flat trellis mvrd all,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_RD_TEST,$(o),$(v)))))
+FATE_C63_GPU_RD += fate-c63-cuda-rd-all-bitrate fate-c63-cuda-rd-all-q
+fate-c63-cuda-rd-all-bitrate: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M $(C63_RD_OPT_all)
+fate-c63-cuda-rd-all-q:       CMD = $(C63_GPU_TEST) samevec cif_testsrc2 $(C63_RD_OPT_all-q)
+$(FATE_C63_GPU_RD): CMP = null
+
 # The GPU entropy coder against the CPU writer: every vector at quality 1,
 # 25 and 50 and with -g 1 gives the bytes of c63, at depth 1 and 3; so do
 # sizes from 1x1 up, and quality 50 on noise at 1080p, whose frames are
@@ -108,7 +121,7 @@ fate-cudactx-nodevice: tests/cudactx$(EXESUF)
 fate-cudactx-nodevice: REF = $(C63_FATE)/ref/cudactx-nodevice
 FATE_C63_ALL += fate-cudactx-nodevice
 
-FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) \
+FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
                 $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
 
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,

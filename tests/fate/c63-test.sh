@@ -241,12 +241,26 @@ ratewarn)   # -b:v RATE that the scale bounds cannot reach: coded anyway, and
                     -of csv=p=0 "$TMP/x.c63")"
     grep -m1 -o 'The stream is .*' "$TMP/err" || { echo "no warning"; exit 1; }
     ;;
+rd)         # rate-distortion options on a stored vector: the stream's md5,
+            # its size and the mean PSNR of its decoding against the input
+    name=$1; shift
+    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
+    in="-f rawvideo -s $(size_of "$name") -pix_fmt yuv420p"
+    ff $in -i "$TMP/in.yuv" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
+    echo "bytes: $(wc -c < "$TMP/x.c63")"
+    "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" $in -i "$TMP/in.yuv" \
+        -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - 2>/dev/null > "$TMP/psnr" || exit 1
+    awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
+         END { printf "frames: %d\nmean psnr_avg: %.2f dB\n", n, s / n }' "$TMP/psnr"
+    ;;
 q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
             # streams of Q3_CLIP at -quality 50, and with the same tables
-            # under rate control, which must send none
+            # under rate control and the rate-distortion options, which
+            # must send none
     run=$1 src=$Q3_CLIP
     i=0
-    for o in "-quality 50" "-q:v 2" "-b:v 20M"; do
+    for o in "-quality 50" "-q:v 2" "-b:v 20M" "-quality 50 -trellis 1" "-quality 50 -mv_rd 1"; do
         i=$((i + 1))
         ff -f lavfi -i "$src" -c:v c63 $o -me_range 1 -f c63 "$TMP/x$i.c63" || exit 1
         "$run" "$TMP/x$i.c63" > "$TMP/syms" || exit 1

@@ -104,7 +104,7 @@ fate-c63-threads-me-range-64: CMD = $(C63_TEST) threads-opts qcif_keyint -me_ran
 fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45
 
 C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536 maxrate pass-1 q-1 q-and-b \
-             quality-and-b qmax-256 qmin-alone
+             quality-and-b qmax-256 qmin-alone trellis-2
 FATE_C63_REFUSE = $(C63_REFUSE:%=fate-c63-refuse-%)
 fate-c63-refuse-quality-0:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 0
 fate-c63-refuse-quality-51:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 51
@@ -119,6 +119,7 @@ fate-c63-refuse-q-and-b:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 4 -b
 fate-c63-refuse-quality-and-b: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 30 -b:v 500k
 fate-c63-refuse-qmax-256:    CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k -qmax 256
 fate-c63-refuse-qmin-alone:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -qmin 4
+fate-c63-refuse-trellis-2:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -trellis 2
 # c63_cuda's -b:v needs the size of frame n - 2 before frame n is queued
 FATE_C63_REFUSE += fate-c63-cuda-refuse-bitrate-depth-3
 fate-c63-cuda-refuse-bitrate-depth-3: CMD = $(C63_TEST) refuse-cuda testsrc2=s=32x32 -b:v 500k -depth 3
@@ -149,6 +150,25 @@ tests/c63syms$(EXESUF): $(C63_HARNESS)/c63syms.cpp libavcodec/libavcodec.a
 fate-c63-q3: tests/c63syms$(EXESUF)
 fate-c63-q3: CMD = $(C63_TEST) q3 $$(target_path tests/c63syms$(EXESUF))
 FATE_C63_ALL += $(C63_RATE)
+
+# Rate-distortion options, alone and together, also under rate control:
+# the stream's md5, size and PSNR on a moving and a noisy vector (every
+# stream decodes with the reference decoder to what ours decodes:
+# bench/check-refdec.sh); the same bytes at every thread count.
+C63_RD_OPT_flat    = -tables flat
+C63_RD_OPT_trellis = -trellis 1
+C63_RD_OPT_mvrd    = -mv_rd 1
+C63_RD_OPT_all     = -tables flat -trellis 1 -mv_rd 1
+C63_RD_OPT_all-q   = -tables flat -trellis 1 -mv_rd 1 -q:v 6
+define C63_RD_TEST
+FATE_C63_RD += fate-c63-rd-$(1)-$(2)
+fate-c63-rd-$(1)-$(2): CMD = $$(C63_TEST) rd $(2) $$(C63_RD_OPT_$(1))
+endef
+$(foreach o,flat trellis mvrd all all-q,$(foreach v,mandel cif_noise,$(eval $(call C63_RD_TEST,$(o),$(v)))))
+FATE_C63_RD += fate-c63-rd-all-bitrate fate-c63-threads-rd
+fate-c63-rd-all-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 $(C63_RD_OPT_all)
+fate-c63-threads-rd:     CMD = $(C63_TEST) threads-opts qcif_keyint $(C63_RD_OPT_all)
+FATE_C63_ALL += $(FATE_C63_RD)
 
 # ecserial: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
 # (c63ec_serial.h) on the coefficients and vectors of the c63 encoder's row
@@ -198,9 +218,11 @@ FATE_C63_ALL += fate-checkasm-c63dsp
 
 # checkc63: the C routines against the reference's transcriptions on random
 # input (c63ref.h: the reference's float chain, so no multiply-add is fused),
-# the encoders' open checks, the GPU coder's stages run serially.
+# the encoders' open checks, the GPU coder's stages run serially, the
+# trellis against brute force.
 tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp $(C63_HARNESS)/c63_ec_frames.h $(C63_HARNESS)/c63ref.h \
                           $(C63_HARNESS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
+                          $(SRC_PATH)/libavcodec/cuda_kernels/c63_rd.h \
                           libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz

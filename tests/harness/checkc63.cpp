@@ -74,7 +74,7 @@ static void check_fdct_quant()
     static const int qps[] = { 1, 5, 25, 50 };
     for (int qp : qps) {
         uint8_t q[3][64];
-        ff_c63_quant_tables(q, qp);
+        ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
         bool ok = true;
         std::string detail;
         for (int iter = 0; iter < 20000 && ok; iter++) {
@@ -124,7 +124,7 @@ static void check_dequant_idct_add()
     std::uniform_int_distribution<int> pix(0, 255);
     for (int qp : qps) {
         uint8_t q[3][64];
-        ff_c63_quant_tables(q, qp);
+        ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
         bool ok = true;
         std::string detail;
         for (int iter = 0; iter < 20000 && ok; iter++) {
@@ -426,7 +426,7 @@ static void check_entropy_serial()
         }
         for (int frame = 0; frame < 4 && ok; frame++) {
             uint8_t q[3][64];
-            ff_c63_quant_tables(q, qps[(n + frame) % 3]);
+            ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qps[(n + frame) % 3]);
             synth_frame(sf, c.w, c.h, c.kind, frame, rng);
             if (c63_write_frame(avctx, &w, a, &sf.g, q, &sf.f) < 0 ||
                 c63ec_serial_write_frame(&tw, b, &sf.g, q, &sf.f) < 0) {
@@ -456,6 +456,129 @@ static void check_entropy_serial()
     av_packet_free(&b);
 }
 
+/* The bits of a block's AC levels as the writer codes them: runs of 16
+ * zeros as ZRL, (run, size) codes and size bits, EOB unless position 63
+ * is non-zero. */
+static long ac_bits(const int16_t c[64], const uint8_t *ac_len)
+{
+    long bits = 0;
+    int run = 0, last = 0;
+    for (int k = 1; k < 64; k++)
+        if (c[k])
+            last = k;
+    for (int k = 1; k <= last; k++) {
+        if (!c[k]) {
+            run++;
+            continue;
+        }
+        const int a = std::abs(c[k]);
+        int s = 0;
+        while (a >> s)
+            s++;
+        for (; run >= 16; run -= 16)
+            bits += ac_len[0xF0];
+        bits += ac_len[run << 4 | s] + s;
+        run = 0;
+    }
+    return last < 63 ? bits + ac_len[0x00] : bits;
+}
+
+/* 256 x the squared error of the AC levels: the decoder's value of level
+ * c is 4 round(c q / 4), halves away from zero. */
+static long long ac_error(const int16_t c[64], const int z4[64], const uint8_t q[64])
+{
+    long long e = 0;
+    for (int k = 1; k < 64; k++) {
+        const int p = c[k] * q[k];
+        const long long d = z4[k] - 64LL * ((p + 2 - (p < 0)) >> 2);
+        e += d * d;
+    }
+    return e;
+}
+
+/*
+ * -trellis: c63_rd_quant() (kernels/c63_rd.h) against brute force. Each
+ * coefficient the reference codes as L may be L, L - 1 toward zero (when
+ * |L| > 1) or 0; over every such choice for blocks of up to 9 non-zero
+ * levels, the least error + lambda x bits, with the bits counted as the
+ * writer codes them, must be what the trellis's choice costs. Blocks from
+ * random residuals, sparse and dense, and from levels placed past runs of
+ * 16 and more (ZRL) and at position 63 (no EOB).
+ */
+static void check_rd_quant()
+{
+    ff_c63_init_huff_codes();
+    std::uniform_int_distribution<int> pix(-255, 255), pos(1, 63), qd(1, 50);
+    int cases = 0, changed = 0;
+    std::string detail;
+    for (int t = 0; t < 4000 && detail.empty(); t++) {
+        const int chroma = t & 1;
+        uint8_t q[3][64];
+        ff_c63_quant_tables(q, t & 2 ? C63_TABLES_FLAT : C63_TABLES_ANNEXK, qd(rng));
+        const uint8_t *qt = q[chroma];
+        int16_t res[64] = { 0 }, c[64], best[64];
+        int z4[64];
+        /* a few random residual samples, or a smooth ramp with noise */
+        const int n = 1 + t % 7;
+        for (int i = 0; i < n; i++)
+            res[rng() % 64] = pix(rng) / (1 + (t >> 2) % 5);
+        ff_c63_fdct_quant_z4(c, z4, res, qt);
+        if (t % 11 == 0) {      /* levels far apart and at the end */
+            for (int k = 1; k < 64; k++)
+                c[k] = 0, z4[k] = (int)(rng() % 64) - 32;
+            for (int i = 0; i < 3; i++) {
+                const int k = i == 2 ? 63 : pos(rng);
+                c[k] = (int16_t)(1 + rng() % 4);
+                z4[k] = 64 * c[k] * qt[k] / 4 + (int)(rng() % 33) - 16;
+            }
+        }
+        for (int k = 1; k < 64; k++)
+            c[k] = av_clip(c[k], chroma ? -1023 : -511, chroma ? 1023 : 511);
+        std::vector<int> nz;
+        for (int k = 1; k < 64; k++)
+            if (c[k])
+                nz.push_back(k);
+        if (nz.size() > 9)
+            continue;
+        const long long lambda = (long long)(rng() % 4 ? rng() % 40000 : rng() % 2000000);
+        const uint8_t *len = ff_c63_huff.ac_len[chroma];
+        std::memcpy(best, c, sizeof(c));
+        c63_rd_quant(best, z4, qt, len, lambda);
+        const long long got = ac_error(best, z4, qt) + lambda * ac_bits(best, len);
+        long long min = LLONG_MAX;
+        int nc = 1;
+        for (size_t i = 0; i < nz.size(); i++)
+            nc *= 3;
+        for (int code = 0; code < nc; code++) {
+            int16_t x[64];
+            std::memcpy(x, c, sizeof(x));
+            bool valid = true;
+            for (size_t i = 0, cc = code; i < nz.size(); i++, cc /= 3) {
+                const int k = nz[i], ch = (int)(cc % 3);
+                if (ch == 1) {
+                    if (std::abs(x[k]) < 2)
+                        valid = false;
+                    x[k] += x[k] < 0 ? 1 : -1;
+                } else if (ch == 2) {
+                    x[k] = 0;
+                }
+            }
+            if (valid)
+                min = std::min(min, ac_error(x, z4, qt) + lambda * ac_bits(x, len));
+        }
+        cases++;
+        changed += std::memcmp(best, c, sizeof(c)) != 0;
+        if (got != min || best[0] != c[0])
+            detail = "case " + std::to_string(t) + ": trellis cost " + std::to_string(got) +
+                     ", least " + std::to_string(min);
+    }
+    if (detail.empty() && (changed < cases / 10 || changed == cases))
+        detail = std::to_string(changed) + " of " + std::to_string(cases) +
+                 " blocks changed: the cases do not test the choice";
+    report(("trellis against brute force (" + std::to_string(cases) + " blocks)").c_str(),
+           detail.empty(), detail);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -481,6 +604,7 @@ int main(int argc, char **argv)
     check_me_search();
     check_encoder_open();
     check_entropy_serial();
+    check_rd_quant();
 
     avcodec_free_context(&avctx);
     std::printf("checkc63: %d passed, %d failed\n", passed, failed);

@@ -103,7 +103,7 @@ static tcuMemAllocHost *mem_alloc_host;
 static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module, bench_module;
-static CUfunction f_convert, f_encode, f_peak, f_drawtext, f_drawtext_inline;
+static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd, f_peak, f_drawtext, f_drawtext_inline;
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
 static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
@@ -420,6 +420,23 @@ static void test_me(void)
 
 /* ------------------------------------------ transform and reconstruction */
 
+/* The three planes of a w x h frame as the encoder lays them out one after
+ * the other: luma, then two chroma planes of half the size rounded up to
+ * whole blocks. Returns the samples of all three. */
+static size_t plane_layout(int w, int h, int pw[3], int ph[3], size_t off[3])
+{
+    size_t total = 0;
+    pw[0] = w;
+    ph[0] = h;
+    pw[1] = pw[2] = (w / 2 + 7) / 8 * 8;
+    ph[1] = ph[2] = (h / 2 + 7) / 8 * 8;
+    for (int p = 0; p < 3; p++) {
+        off[p] = total;
+        total += (size_t)pw[p] * ph[p];
+    }
+    return total;
+}
+
 /* c63_encode's parameters; returns the launch's thread block count. */
 static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdeviceptr mv,
                       CUdeviceptr orig, CUdeviceptr ref, CUdeviceptr q, int key,
@@ -443,32 +460,30 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
  * sub_pred, c63_fdct_quant_ref, c63_dequant_idct_ref and add_pred. With
  * limit_ac (rate control), the AC levels are clamped between quantisation
  * and dequantisation, to +-511 for luma and +-1023 for chroma, as
- * ff_c63_encode_row() does.
+ * ff_c63_encode_row() does. With lambda, c63_encode_rd against the same
+ * with ff_c63_fdct_quant_z4 (whose levels must be c63_fdct_quant_ref's)
+ * and c63_rd_quant() after the limit (-trellis).
  */
-static void test_encode_case(int w, int h, int qp, int key, Content content, int limit_ac = 0)
+static void test_encode_case(int w, int h, int qp, int key, Content content, int limit_ac = 0,
+                             long long lambda = 0)
 {
     if ((long)w * h > max_area)
         return;
     C63DSPContext dsp;
     uint8_t q[3][64];
     int pw[3], ph[3];
-    size_t off[3], total = 0;
-    pw[0] = w;
-    ph[0] = h;
-    pw[1] = pw[2] = (w / 2 + 7) / 8 * 8;
-    ph[1] = ph[2] = (h / 2 + 7) / 8 * 8;
-    for (int p = 0; p < 3; p++) {
-        off[p] = total;
-        total += (size_t)pw[p] * ph[p];
-    }
+    size_t off[3];
+    const size_t total = plane_layout(w, h, pw, ph, off);
     const size_t nb = total / 64;
     std::vector<uint8_t> orig(total), ref(total), rec_cpu(total), rec_gpu(total);
     std::vector<int16_t> coef_cpu(nb * 64), coef_gpu(nb * 64);
     std::vector<C63MV> mv(nb);
     long clamped = 0;       /* levels past the limit (limit_ac) */
+    long trellised = 0;     /* levels the trellis changed */
+    bool z4_levels = true;  /* ff_c63_fdct_quant_z4's levels are the reference's */
 
     ff_c63dsp_init(&dsp);
-    ff_c63_quant_tables(q, qp);
+    ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
     for (int p = 0; p < 3; p++) {
         const int pwp = pw[p], php = ph[p], bw = pwp / 8, bh = php / 8;
         std::vector<uint8_t> o((size_t)pwp * php), rf((size_t)pwp * php);
@@ -506,10 +521,22 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                 dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
                 int16_t *c = coef_cpu.data() + 64 * b;
                 c63_fdct_quant_ref(c, res, q[p]);
+                int z4[64];
+                int16_t cz[64];
+                if (lambda) {
+                    ff_c63_fdct_quant_z4(cz, z4, res, q[p]);
+                    z4_levels &= !memcmp(cz, c, sizeof(cz));
+                }
                 for (int k = 1; k < 64 && limit_ac; k++) {
                     const int lim = p ? 1023 : 511;
                     clamped += c[k] < -lim || c[k] > lim;
                     c[k] = av_clip(c[k], -lim, lim);
+                }
+                if (lambda) {
+                    memcpy(cz, c, sizeof(cz));
+                    c63_rd_quant(c, z4, q[p], ff_c63_huff.ac_len[!!p], lambda);
+                    for (int k = 0; k < 64; k++)
+                        trellised += cz[k] != c[k];
                 }
                 c63_dequant_idct_ref(res, c, q[p]);
                 dsp.add_pred(rec_cpu.data() + at, pwp, pred, pwp, res);
@@ -517,7 +544,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
     }
 
     DevBuf dcoef(coef_gpu.size() * 2), drec(total), dmv(nb * sizeof(C63MV)),
-           dorig(total), dref(total), dq(sizeof(q));
+           dorig(total), dref(total), dq(sizeof(q)), dlen(sizeof(ff_c63_huff.ac_len));
+    dlen.up(ff_c63_huff.ac_len, sizeof(ff_c63_huff.ac_len));
     dorig.up(orig.data(), total);
     dref.up(ref.data(), total);
     dmv.up(mv.data(), nb * sizeof(C63MV));
@@ -527,8 +555,10 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
     C63EncParams ep;
     const int blocks = enc_params(&ep, dcoef.p, drec.p, dmv.p, dorig.p, dref.p, dq.p, key, pw, ph,
                                   limit_ac);
+    ep.lambda = lambda;
+    ep.ac_len = dlen.p;
     void *args[] = { &ep };
-    launch(f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
+    launch(lambda ? f_encode_rd : f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
     dcoef.down(coef_gpu.data(), coef_gpu.size() * 2);
     drec.down(rec_gpu.data(), total);
 
@@ -561,12 +591,17 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                     break;
                 }
             }
-    if (limit_ac && !clamped && detail.empty())
+    if (limit_ac && !lambda && !clamped && detail.empty())
         detail = "no level reached the limit: the case does not test it";
+    if (lambda && !z4_levels && detail.empty())
+        detail = "ff_c63_fdct_quant_z4's levels differ from c63_fdct_quant_ref's";
+    if (lambda && !trellised && detail.empty())
+        detail = "the trellis changed no level: the case does not test it";
     static const char *const cn[] = { "random", "flat", "smooth", "extreme", "edges" };
-    char name[96];
-    snprintf(name, sizeof(name), "encode %dx%d qp%d %s %s%s", w, h, qp, key ? "intra" : "inter",
-             cn[content], limit_ac ? " limit_ac" : "");
+    char name[128];
+    snprintf(name, sizeof(name), "encode %dx%d qp%d %s %s%s%s", w, h, qp, key ? "intra" : "inter",
+             cn[content], limit_ac ? " limit_ac" : "",
+             lambda ? (" trellis lambda " + std::to_string(lambda)).c_str() : "");
     report(name, detail.empty(), detail);
 }
 
@@ -588,6 +623,123 @@ static void test_encode(void)
     test_encode_case(176, 144, 50, 0, EDGES, 1);
     test_encode_case(88, 72, 50, 0, EDGES, 1);
     test_encode_case(1920, 1088, 25, 0, SMOOTH);
+    /* -trellis: small and large lambdas, intra and inter, every content */
+    for (long long lambda : { 1LL, 300LL, 20000LL, 5000000LL })
+        for (int key = 1; key >= 0; key--) {
+            test_encode_case(176, 144, 25, key, RANDOM, 1, lambda);
+            test_encode_case(88, 72, 50, key, SMOOTH, 1, lambda);
+        }
+    test_encode_case(40, 24, 50, 0, EDGES, 1, 300);
+    test_encode_case(40, 24, 1, 0, FEW_LEVELS, 1, 300);
+    test_encode_case(1920, 1088, 10, 0, RANDOM, 1, 20000);
+}
+
+/*
+ * c63_mv_rd (-mv_rd) against c63_rd_choose_mv() block by block, left to
+ * right: three planes as the encoder lays them out (w x h luma, chroma of
+ * half the size), the current pictures the references moved and lightly
+ * changed (or unrelated), the best-SAD vectors any in the plane, and
+ * lambda_me from none to dominant.
+ */
+static void test_mvrd_case(int w, int h, int lambda_me, bool related)
+{
+    if ((long)w * h > max_area)
+        return;
+    int pw[3], ph[3];
+    size_t off[3];
+    const size_t total = plane_layout(w, h, pw, ph, off);
+    C63MVRDParams m = {};
+    for (int p = 0; p < 3; p++) {
+        m.p[p].w = pw[p];
+        m.p[p].h = ph[p];
+        m.p[p].first = (int)(off[p] / 64);
+        m.p[p].first_row = m.nrows;
+        m.nrows += ph[p] / 8;
+    }
+    const size_t nb = total / 64;
+    std::vector<uint8_t> cur(total), ref(total);
+    std::vector<C63ECMV> best(nb), cpu(nb), gpu(nb);
+    long changed = 0;
+
+    for (int p = 0; p < 3; p++) {
+        const int W = pw[p], H = ph[p];
+        std::vector<uint8_t> rf((size_t)W * H);
+        fill(rf, W, H, SMOOTH, p);
+        std::copy(rf.begin(), rf.end(), ref.begin() + off[p]);
+        const int dx = (int)(rnd() % 5) - 2, dy = (int)(rnd() % 5) - 2;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const int sx = av_clip(x + dx, 0, W - 1), sy = av_clip(y + dy, 0, H - 1);
+                int v = related ? rf[(size_t)sy * W + sx] : (int)(rnd() & 255);
+                v = av_clip(v + (int)(rnd() % 7) - 3, 0, 255);
+                cur[off[p] + (size_t)y * W + x] = v;
+            }
+        const int bw = W / 8, bh = H / 8;
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++) {
+                C63ECMV *v = &best[off[p] / 64 + by * bw + bx];
+                const int x = rnd() % (W - 7), y = rnd() % (H - 7);
+                v->x = (signed char)av_clip(x - 8 * bx, -64, 64);
+                v->y = (signed char)av_clip(y - 8 * by, -64, 64);
+                if (8 * bx + v->x < 0 || 8 * bx + v->x > W - 8)
+                    v->x = 0;
+                if (8 * by + v->y < 0 || 8 * by + v->y > H - 8)
+                    v->y = 0;
+                if (rnd() % 3 == 0) {   /* the motion itself */
+                    v->x = (signed char)av_clip(dx, -8 * bx, W - 8 - 8 * bx);
+                    v->y = (signed char)av_clip(dy, -8 * by, H - 8 - 8 * by);
+                }
+            }
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++) {
+                const size_t b = off[p] / 64 + by * bw + bx;
+                cpu[b] = c63_rd_choose_mv(cur.data() + off[p] + (size_t)8 * by * W + 8 * bx,
+                                          ref.data() + off[p], W, H, bx, by, best[b],
+                                          bx ? &cpu[b - 1] : NULL, lambda_me);
+                changed += cpu[b].x != best[b].x || cpu[b].y != best[b].y;
+            }
+    }
+
+    DevBuf dcur(total), dref(total), dmv(nb * sizeof(C63ECMV));
+    dcur.up(cur.data(), total);
+    dref.up(ref.data(), total);
+    dmv.up(best.data(), nb * sizeof(C63ECMV));
+    m.mv = dmv.p;
+    m.orig = dcur.p;
+    m.ref = dref.p;
+    m.lambda_me = lambda_me;
+    void *args[] = { &m };
+    launch(f_mv_rd, (m.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1, 32 * C63_MVRD_WARPS, 1, 0,
+           args);
+    dmv.down(gpu.data(), nb * sizeof(C63ECMV));
+
+    std::string detail;
+    for (size_t b = 0; b < nb; b++)
+        if (gpu[b].x != cpu[b].x || gpu[b].y != cpu[b].y) {
+            char buf[160];
+            snprintf(buf, sizeof(buf), "block %zu: gpu (%d, %d), cpu (%d, %d), best-SAD (%d, %d)",
+                     b, gpu[b].x, gpu[b].y, cpu[b].x, cpu[b].y, best[b].x, best[b].y);
+            detail = buf;
+            break;
+        }
+    /* (an 8x8 frame's planes have one block each, whose only vector is (0, 0)) */
+    if (lambda_me && !changed && nb > 3 && detail.empty())
+        detail = "no vector changed: the case does not test the choice";
+    char name[96];
+    snprintf(name, sizeof(name), "mv_rd %dx%d lambda_me %d %s (%ld of %zu changed)", w, h,
+             lambda_me, related ? "moved" : "unrelated", changed, nb);
+    report(name, detail.empty(), detail);
+}
+
+static void test_mvrd(void)
+{
+    for (int lambda_me : { 0, 16, 200, 3000, 100000 }) {
+        test_mvrd_case(176, 144, lambda_me, true);
+        test_mvrd_case(88, 72, lambda_me, false);
+    }
+    test_mvrd_case(8, 8, 200, true);        /* one block a plane row */
+    test_mvrd_case(40, 24, 200, true);
+    test_mvrd_case(1920, 1088, 200, true);
 }
 
 /* ------------------------------------------------------ entropy coding */
@@ -686,7 +838,7 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     std::string detail;
     char name[128];
 
-    ff_c63_quant_tables(q, qp);
+    ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
     ff_c63_init_huff_codes();   /* before the tables are copied, not by the encoder's open */
 
     /* the serial coder, in host memory */
@@ -812,7 +964,7 @@ static void bench_entropy(void)
     double ms[NB_EC] = { 0 }, total = 0;
 
     synth_frame(sf, w, h, SPARSE, 2, r);
-    ff_c63_quant_tables(q, 25);
+    ff_c63_quant_tables(q, C63_TABLES_ANNEXK, 25);
     DevBuf dcoef(sf.coef.size() * 2), dmv(sf.mv.size() * 2);
     ECDevice dev(dp, sf, q, dcoef, dmv);
     for (int i = 0; i <= NB_EC; i++)
@@ -1061,7 +1213,7 @@ static void bench(void)
     dc.up(cur.data(), cur.size());
     dr.up(ref.data(), ref.size());
     uint8_t q[3][64];
-    ff_c63_quant_tables(q, 25);
+    ff_c63_quant_tables(q, C63_TABLES_ANNEXK, 25);
     dq.up(q, sizeof(q));
     std::vector<C63MV> zero(nb);
     dm.up(zero.data(), nb * 2);
@@ -1555,6 +1707,8 @@ int main(int argc, char **argv)
         CK(cu->cuModuleGetFunction(&f_me[i], module, name));
     }
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
+    CK(cu->cuModuleGetFunction(&f_encode_rd, module, "c63_encode_rd"));
+    CK(cu->cuModuleGetFunction(&f_mv_rd,   module, "c63_mv_rd"));
     for (int k = 0; k < NB_EC; k++)
         CK(cu->cuModuleGetFunction(&f_ec[k], module, ec_names[k]));
     CUmodule dt_module;
@@ -1585,6 +1739,7 @@ int main(int argc, char **argv)
         test_convert();
         test_me();
         test_encode();
+        test_mvrd();
         test_entropy();
         test_drawtext();
         test_mestimate();

@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     C63DSPContext dsp;
     MECmpContext mecc;
     ff_c63_geometry(&g, w, h);
-    ff_c63_quant_tables(q, qp);
+    ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
     ff_c63_init_huff_codes();
     ff_c63dsp_init(&dsp);
     ff_me_cmp_init(&mecc, avctx);
@@ -167,8 +167,10 @@ int main(int argc, char **argv)
     C63Writer writer = {};
     C63ECSerialWriter serial = {};
     int since_key = gop, cur = 0, n = 0;
+    const C63RDParams rd = {};  /* the reference's choices */
     for (; !read_picture(in, frame); n++) {
         C63RowCoding c = {};
+        c.rd    = &rd;
         c.dsp   = &dsp;
         c.mecc  = &mecc;
         c.g     = &g;

@@ -1,0 +1,245 @@
+/*
+ * Codec63 rate-distortion decisions, shared by the c63 encoder (C) and
+ * c63_cuda (device code)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * Both decisions weigh distortion against bits with integer arithmetic
+ * only, so that the CPU and the GPU take the same ones:
+ *
+ * - c63_rd_quant() (-trellis): the AC levels of a block that minimise
+ *   squared error + lambda x bits, over levels |L| and |L| - 1 of each
+ *   coefficient the reference would code as L (and 0): a shortest path
+ *   over the positions of the non-zero coefficients, with the real code
+ *   lengths of the runs, sizes, ZRL and EOB, and the error of the value the
+ *   decoder really reconstructs (4 x round(level x q / 4), which is not
+ *   level x q where q is not a multiple of 4).
+ * - c63_rd_mv_cost() (-mv_rd): SAD + lambda_me x bits of a vector, for the
+ *   choice among the best-SAD vector, the zero vector and the left
+ *   neighbour's (sent as the one-bit reuse).
+ *
+ * The unit of the trellis's error is that of z4 = 4 x the scaled DCT
+ * output (16 x the orthonormal coefficient), squared: 256 x the squared
+ * error in samples.
+ */
+
+#ifndef KERNELS_C63_RD_H
+#define KERNELS_C63_RD_H
+
+#include "kernel_func.h"
+#include "c63_ec.h"
+
+/** Lambdas of one frame (ff_c63_rd_params()); 0 turns the decision off. */
+typedef struct C63RDParams {
+    long long lambda;       ///< trellis: 256 x squared error per bit
+    int       lambda_me;    ///< vectors: 16 x SAD per bit
+    int       pad;
+} C63RDParams;
+
+/**
+ * c63_mv_rd, the vector choice of -mv_rd on the GPU: one warp a block row
+ * (C63_MVRD_WARPS a thread block), the rows of the three planes numbered
+ * one after the other; the planes and vectors as c63_encode has them
+ * (c63_transform.h). The first of least cost in the order left, mv, zero,
+ * as the CPU's.
+ */
+#define C63_MVRD_WARPS 4
+
+typedef struct C63MVRDPlane {
+    int w, h;                       ///< padded size; w is the stride
+    int first;                      ///< its first block over the three planes
+    int first_row;                  ///< its first block row over the three planes
+} C63MVRDPlane;
+
+typedef struct C63MVRDParams {
+    unsigned long long mv, orig, ref;   ///< device addresses
+    C63MVRDPlane p[3];
+    int nrows;                      ///< block rows of the three planes
+    int lambda_me;
+} C63MVRDParams;
+
+/** Bits of a vector component of size s (the MV table's code, then s bits). */
+KERNEL_INLINE int c63_rd_mv_comp_bits(int v)
+{
+    int a = v < 0 ? -v : v, s = 0;
+    while (a) {
+        s++;
+        a >>= 1;
+    }
+    /* codes 00, 010 .. 110, 1110, 11110 for sizes 0, 1..5, 6, 7 */
+    return (s == 0 ? 2 : s <= 5 ? 3 : s - 2) + s;
+}
+
+/** Bits of a block's use_mv, reuse and vector: 2 with reuse. */
+KERNEL_INLINE int c63_rd_mv_bits(int x, int y, int reuse)
+{
+    return reuse ? 2 : 2 + c63_rd_mv_comp_bits(x) + c63_rd_mv_comp_bits(y);
+}
+
+/** 16 x SAD + lambda_me x bits. */
+KERNEL_INLINE int c63_rd_mv_cost(int sad, int bits, int lambda_me)
+{
+    return 16 * sad + lambda_me * bits;
+}
+
+#if !KERNEL_GPU
+static inline int c63_rd_sad8(const unsigned char *a, const unsigned char *b, int stride)
+{
+    int sad = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            const int d = a[y * stride + x] - b[y * stride + x];
+            sad += d < 0 ? -d : d;
+        }
+    return sad;
+}
+
+/**
+ * -mv_rd on the CPU: the vector of block (bx, by) of a w x h plane (w the
+ * stride; src the block, ref the plane) among the best-SAD vector best,
+ * the left neighbour's chosen vector (left, NULL in column 0: sent as
+ * reuse) and (0, 0): the first of least c63_rd_mv_cost() in that order.
+ * Vectors that leave the plane are not candidates. c63_mv_rd does the
+ * same on the GPU.
+ */
+static inline C63ECMV c63_rd_choose_mv(const unsigned char *src, const unsigned char *ref,
+                                       int w, int h, int bx, int by, C63ECMV best,
+                                       const C63ECMV *left, int lambda_me)
+{
+    const int x = 8 * bx, y = 8 * by;
+    int cost_min = 0x7fffffff;
+    C63ECMV ret = best;
+
+    for (int i = !left; i < 3; i++) {
+        C63ECMV v = i == 0 ? *left : best;
+        int reuse, cost;
+        if (i == 2)
+            v.x = v.y = 0;
+        if (x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8)
+            continue;
+        reuse = left && v.x == left->x && v.y == left->y;
+        cost  = c63_rd_mv_cost(c63_rd_sad8(src, ref + (y + v.y) * w + x + v.x, w),
+                               c63_rd_mv_bits(v.x, v.y, reuse), lambda_me);
+        if (cost < cost_min) {
+            cost_min = cost;
+            ret = v;
+        }
+    }
+    return ret;
+}
+#endif
+
+/** What the decoder reconstructs of level a >= 0 at step q, times 64, in
+ *  the unit of z4: 64 x round(a x q / 4) (halves up). */
+KERNEL_INLINE long long c63_rd_rec(int a, int q)
+{
+    return 64LL * ((a * q + 2) >> 2);
+}
+
+KERNEL_INLINE int c63_rd_size(int a)
+{
+    int s = 0;
+    while (a) {
+        s++;
+        a >>= 1;
+    }
+    return s;
+}
+
+/**
+ * Trellis quantisation of one block's AC levels. c: the 64 levels of the
+ * block in zigzag order, as the reference rounds them (within the limits
+ * of the caller); they are replaced with the choice. z4: 4 x the scaled DCT
+ * output at the same positions (exact in float; rounded to nearest int).
+ * q: the block's table; ac_len: the length of each AC code of the block's
+ * plane. The DC is left as it is.
+ */
+KERNEL_INLINE void c63_rd_quant(short *c, const int *z4, const unsigned char *q,
+                                const unsigned char *ac_len, long long lambda)
+{
+    long long s0[64];       /* error of positions 1..k all coded as 0 */
+    long long best[64];     /* path to the non-zero coefficient at k */
+    unsigned char pos[64];  /* candidates: positions whose level is not 0 */
+    unsigned char from[64]; /* best path's previous non-zero position */
+    unsigned char lev1[64]; /* 1: its level is |L| - 1 */
+    int m = 0, end = 0;
+    long long total;
+
+    s0[0] = 0;
+    for (int k = 1; k < 64; k++) {
+        s0[k] = s0[k - 1] + (long long)z4[k] * z4[k];
+        if (c[k])
+            pos[m++] = k;
+    }
+    best[0] = 0;
+    for (int i = 0; i < m; i++) {
+        const int k = pos[i], a = c[k] < 0 ? -c[k] : c[k];
+        const long long z = z4[k] < 0 ? -(long long)z4[k] : z4[k];
+        const long long e0 = z - c63_rd_rec(a, q[k]);
+        const long long e1 = z - c63_rd_rec(a - 1, q[k]);
+        const int s0k = c63_rd_size(a), s1k = c63_rd_size(a - 1);
+        long long b = -1;
+        for (int j = -1; j < i; j++) {
+            const int p = j < 0 ? 0 : pos[j];
+            const int run = k - p - 1;
+            const long long base = best[p] + s0[k - 1] - s0[p] +
+                                   lambda * ((run >> 4) * ac_len[0xF0]);
+            const int r = (run & 15) << 4;
+            long long v = base + e0 * e0 + lambda * (ac_len[r | s0k] + s0k);
+            if (b < 0 || v < b) {
+                b = v;
+                from[k] = p;
+                lev1[k] = 0;
+            }
+            if (a > 1) {
+                v = base + e1 * e1 + lambda * (ac_len[r | s1k] + s1k);
+                if (v < b) {
+                    b = v;
+                    from[k] = p;
+                    lev1[k] = 1;
+                }
+            }
+        }
+        best[k] = b;
+    }
+    /* the end: after the last non-zero coefficient, zeros and an EOB */
+    total = s0[63] + lambda * ac_len[0x00];
+    for (int i = 0; i < m; i++) {
+        const int k = pos[i];
+        const long long v = best[k] + s0[63] - s0[k] + (k < 63 ? lambda * ac_len[0x00] : 0);
+        if (v < total) {
+            total = v;
+            end = k;
+        }
+    }
+    /* the chosen path, back from its end; the rest are zeros */
+    for (int i = m - 1; i >= 0; i--) {
+        const int k = pos[i];
+        if (k == end) {
+            if (lev1[k])
+                c[k] += c[k] < 0 ? 1 : -1;
+            end = from[k];
+        } else {
+            c[k] = 0;
+        }
+    }
+}
+
+#endif /* KERNELS_C63_RD_H */
