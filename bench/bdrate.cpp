@@ -1,23 +1,26 @@
 // Bjontegaard delta rate (VCEG-M33): how much more (or, negative, less)
 // rate test needs than anchor for the same quality, averaged over the
-// quality range both cover.
+// quality range both cover; with -q, the delta quality: how much more test
+// has than anchor at the same rate, averaged over the rates both cover.
 //
-//   bdrate ANCHOR TEST
+//   bdrate [-q] ANCHOR TEST
 //
 // Each file holds one operating point per line, "rate quality" (any rate
 // unit, the same in both; quality in dB, or any metric that grows with
-// quality), at least four points. Prints the delta in percent. log(rate) is
-// fitted as a cubic in quality by least squares and the two fits are
-// integrated over the overlap of the quality ranges.
+// quality), at least four points. Prints the delta rate in percent (the
+// delta quality in the quality's unit). log(rate) is fitted as a cubic in
+// quality by least squares (quality as a cubic in log(rate)) and the two
+// fits are integrated over the overlap of the ranges.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <utility>
 #include <vector>
 
 typedef std::vector<std::pair<double, double>> Points;
 
-static bool load(const char *path, Points &p)
+static bool load(const char *path, Points &p, bool delta_quality)
 {
     std::ifstream in(path);
     double r, q;
@@ -26,7 +29,10 @@ static bool load(const char *path, Points &p)
             std::fprintf(stderr, "bdrate: %s: rate %g is not positive\n", path, r);
             return false;
         }
-        p.push_back({q, std::log(r)});
+        if (delta_quality)
+            p.push_back({std::log(r), q});
+        else
+            p.push_back({q, std::log(r)});
     }
     if (!in.eof() || p.size() < 4) {
         std::fprintf(stderr, "bdrate: %s: need at least four lines of \"rate quality\"\n", path);
@@ -84,11 +90,12 @@ static double integral(const double c[4], double x0, double lo, double hi)
 int main(int argc, char **argv)
 {
     Points a, b;
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: bdrate ANCHOR TEST (lines of \"rate quality\")\n");
+    const bool dq = argc == 4 && !std::strcmp(argv[1], "-q");
+    if (argc != 3 + dq) {
+        std::fprintf(stderr, "usage: bdrate [-q] ANCHOR TEST (lines of \"rate quality\")\n");
         return 2;
     }
-    if (!load(argv[1], a) || !load(argv[2], b))
+    if (!load(argv[1 + dq], a, dq) || !load(argv[2 + dq], b, dq))
         return 1;
     double alo = 1e300, ahi = -1e300, blo = 1e300, bhi = -1e300;
     for (auto &p : a)
@@ -97,7 +104,7 @@ int main(int argc, char **argv)
         blo = std::fmin(blo, p.first), bhi = std::fmax(bhi, p.first);
     double lo = std::fmax(alo, blo), hi = std::fmin(ahi, bhi);
     if (!(hi > lo)) {
-        std::fprintf(stderr, "bdrate: the quality ranges do not overlap\n");
+        std::fprintf(stderr, "bdrate: the %s ranges do not overlap\n", dq ? "rate" : "quality");
         return 1;
     }
     double x0 = (lo + hi) / 2, ca[4], cb[4];
@@ -106,6 +113,6 @@ int main(int argc, char **argv)
         return 1;
     }
     double d = (integral(cb, x0, lo, hi) - integral(ca, x0, lo, hi)) / (hi - lo);
-    std::printf("%.2f\n", (std::exp(d) - 1) * 100);
+    std::printf("%.2f\n", dq ? d : (std::exp(d) - 1) * 100);
     return 0;
 }

@@ -31,7 +31,8 @@
 # PSNR, and SSIM (the ssim filter's All, in dB). Prints the points, then the
 # Bjontegaard delta rate of each case against ref (bench/bdrate.cpp,
 # compiled with the C++ compiler CXX, default c++): negative is fewer bits
-# for the same quality.
+# for the same quality; n/a where the quality ranges do not overlap (as for
+# a peer far above or below ref). And the delta PSNR at the same rate.
 
 BUILD=${1:-build}
 FRAMES=${2:-40}
@@ -67,8 +68,9 @@ done
 measure() {
     kbps=$("$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$3" |
            awk '{ b += $1; n++ } END { printf "%.1f", 8 * b * 25 / n / 1000 }')
+    # (both from time 0: a peer's stream may start one frame in)
     "$FFMPEG" -nostdin -hide_banner -i "$3" -f rawvideo -s "$2" -pix_fmt yuv420p -i "$TMP/$1.yuv" \
-        -lavfi "[0:v]format=yuv420p,split[a][b];[1:v]split[c][d];[a][c]psnr;[b][d]ssim" \
+        -lavfi "[0:v]setpts=PTS-STARTPTS,format=yuv420p,split[a][b];[1:v]setpts=PTS-STARTPTS,split[c][d];[a][c]psnr;[b][d]ssim" \
         -f null - > "$TMP/m.log" 2>&1
     psnr=$(sed -n 's/.*PSNR y:\([0-9.inf]*\) .*average:\([0-9.inf]*\).*/\2 \1/p' "$TMP/m.log")
     ssim=$(sed -n 's/.*SSIM .*All:[0-9.]* (\([0-9.inf]*\)).*/\1/p' "$TMP/m.log")
@@ -121,15 +123,16 @@ for name in vtest box cup; do
             awk '{ printf "  %7.0f %5.2f %5.2f %5.2f", $1, $2, $3, $4 }' "$TMP/$id.$c"
             echo
         done
-        echo "   BD-rate against ref:   PSNR  PSNR-Y    SSIM"
+        echo "   against ref:   BD-rate % (PSNR  PSNR-Y    SSIM)   BD-PSNR dB"
         for c in $CASES $PEERS; do
             [ $c = ref ] && continue
             for k in 2 3 4; do
                 awk -v k=$k '{ print $1, $k }' "$TMP/$id.ref" > "$TMP/a"
                 awk -v k=$k '{ print $1, $k }' "$TMP/$id.$c" > "$TMP/b"
                 eval "bd$k=\$(\"\$TMP/bdrate\" \"\$TMP/a\" \"\$TMP/b\" 2>/dev/null || echo n/a)"
+                [ $k = 2 ] && dq=$("$TMP/bdrate" -q "$TMP/a" "$TMP/b" 2>/dev/null || echo n/a)
             done
-            printf '   %-20s %7s %7s %7s\n' $c "$bd2" "$bd3" "$bd4"
+            printf '   %-20s %7s %7s %7s %12s\n' $c "$bd2" "$bd3" "$bd4" "$dq"
         done
         rm -f "$TMP/$id.yuv"
     done

@@ -78,11 +78,7 @@ typedef struct C63MVRDParams {
 /** Bits of a vector component of size s (the MV table's code, then s bits). */
 KERNEL_INLINE int c63_rd_mv_comp_bits(int v)
 {
-    int a = v < 0 ? -v : v, s = 0;
-    while (a) {
-        s++;
-        a >>= 1;
-    }
+    const int a = v < 0 ? -v : v, s = a ? 32 - C63EC_CLZ(a) : 0;
     /* codes 00, 010 .. 110, 1110, 11110 for sizes 0, 1..5, 6, 7 */
     return (s == 0 ? 2 : s <= 5 ? 3 : s - 2) + s;
 }
@@ -153,14 +149,10 @@ KERNEL_INLINE long long c63_rd_rec(int a, int q)
     return 64LL * ((a * q + 2) >> 2);
 }
 
+/** The size category of a level a >= 0: its bit length. */
 KERNEL_INLINE int c63_rd_size(int a)
 {
-    int s = 0;
-    while (a) {
-        s++;
-        a >>= 1;
-    }
-    return s;
+    return a ? 32 - C63EC_CLZ(a) : 0;
 }
 
 /**
@@ -195,29 +187,32 @@ KERNEL_INLINE void c63_rd_quant(short *c, const int *z4, const unsigned char *q,
         const long long e0 = z - c63_rd_rec(a, q[k]);
         const long long e1 = z - c63_rd_rec(a - 1, q[k]);
         const int s0k = c63_rd_size(a), s1k = c63_rd_size(a - 1);
-        long long b = -1;
+        const long long d0 = e0 * e0 + lambda * s0k, d1 = e1 * e1 + lambda * s1k;
+        long long b = 0;
+        int bp = 0, bl = 0;
         for (int j = -1; j < i; j++) {
             const int p = j < 0 ? 0 : pos[j];
             const int run = k - p - 1;
-            const long long base = best[p] + s0[k - 1] - s0[p] +
-                                   lambda * ((run >> 4) * ac_len[0xF0]);
+            const long long base = best[p] - s0[p] + lambda * ((run >> 4) * ac_len[0xF0]);
             const int r = (run & 15) << 4;
-            long long v = base + e0 * e0 + lambda * (ac_len[r | s0k] + s0k);
-            if (b < 0 || v < b) {
-                b = v;
-                from[k] = p;
-                lev1[k] = 0;
+            long long v = base + d0 + lambda * ac_len[r | s0k];
+            if (j < 0 || v < b) {  /* (best[p] - s0[p] may be negative) */
+                b  = v;
+                bp = p;
+                bl = 0;
             }
             if (a > 1) {
-                v = base + e1 * e1 + lambda * (ac_len[r | s1k] + s1k);
+                v = base + d1 + lambda * ac_len[r | s1k];
                 if (v < b) {
-                    b = v;
-                    from[k] = p;
-                    lev1[k] = 1;
+                    b  = v;
+                    bp = p;
+                    bl = 1;
                 }
             }
         }
-        best[k] = b;
+        best[k] = b + s0[k - 1];
+        from[k] = bp;
+        lev1[k] = bl;
     }
     /* the end: after the last non-zero coefficient, zeros and an EOB */
     total = s0[63] + lambda * ac_len[0x00];

@@ -123,17 +123,13 @@ static void fdct_quant_c(int16_t coef[64], const int16_t res[64], const uint8_t 
         coef[k] = (int16_t)round_away((double)z[ff_zigzag_direct[k]] / 4.0 / (double)q[k]);
 }
 
-void ff_c63_fdct_quant_z4(int16_t coef[64], int z4[64], const int16_t res[64],
-                          const uint8_t q[64])
+void ff_c63_fdct_z4(int z4[64], const int16_t res[64])
 {
     float z[64];
 
     fdct_scaled(z, res);
-    for (int k = 0; k < 64; k++) {
-        const float v = z[ff_zigzag_direct[k]];
-        coef[k] = (int16_t)round_away((double)v / 4.0 / (double)q[k]);
-        z4[k]   = lrintf(v * 4.0f);
-    }
+    for (int k = 0; k < 64; k++)
+        z4[k] = lrintf(z[ff_zigzag_direct[k]] * 4.0f);
 }
 
 int ff_c63_dc_residual(int dc, int q0)

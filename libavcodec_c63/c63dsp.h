@@ -103,11 +103,12 @@ uint32_t ff_c63_me_search_c(const uint8_t *blk, const uint8_t *ref, ptrdiff_t st
 int ff_c63_dc_residual(int dc, int q0);
 
 /**
- * fdct_quant (in C), also giving z4[k] = 4 x the scaled transform output
- * at zigzag position k, rounded to nearest (the input of c63_rd_quant()).
+ * The forward transform of fdct_quant (in C), unquantised: z4[k] = 4 x the
+ * scaled output at zigzag position k, rounded to nearest (the input of
+ * c63_rd_quant()).
  */
-void ff_c63_fdct_quant_z4(int16_t coef[64], int z4[64], const int16_t res[64],
-                          const uint8_t q[64]);
+void ff_c63_fdct_z4(int z4[64], const int16_t res[64]);
+
 void ff_c63dsp_init_x86(C63DSPContext *c);
 
 #endif /* AVCODEC_C63_C63DSP_H */

@@ -322,6 +322,14 @@ static void limit_ac(int16_t *coef, int p)
         coef[k] = av_clip(coef[k], -lim, lim);
 }
 
+static int has_ac(const int16_t *coef)
+{
+    int any = 0;
+    for (int k = 1; k < 64; k++)
+        any |= coef[k];
+    return any != 0;
+}
+
 void ff_c63_encode_row(const C63RowCoding *c, int v)
 {
     const C63Geometry *g = c->g;
@@ -375,14 +383,15 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
                     pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
                 }
                 c->dsp->sub_pred(res, src, stride, pred, stride);
-                if (rd->lambda)
-                    ff_c63_fdct_quant_z4(coef, z4, res, c->q[p]);
-                else
-                    c->dsp->fdct_quant(coef, res, c->q[p]);
+                c->dsp->fdct_quant(coef, res, c->q[p]);
                 if (c->limit_ac)
                     limit_ac(coef, p);
-                if (rd->lambda)
+                /* the trellis only makes levels smaller: a block without
+                 * AC levels has nothing for it */
+                if (rd->lambda && has_ac(coef)) {
+                    ff_c63_fdct_z4(z4, res);
                     c63_rd_quant(coef, z4, c->q[p], ff_c63_huff.ac_len[!!p], rd->lambda);
+                }
                 c->dsp->dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
                                          coef, c->q[p], 8);
             }

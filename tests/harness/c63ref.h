@@ -84,10 +84,10 @@ static inline void c63_scale_block_ref(const float *in, float *out)
         }
 }
 
-/** Forward transform and quantisation of a block: C63DSPContext.fdct_quant. */
-static inline void c63_fdct_quant_ref(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
+/** Forward transform of a block, scaled, in natural order. */
+static inline void c63_fdct_ref(float mb[64], const int16_t res[64])
 {
-    float mb[64], mb2[64];
+    float mb2[64];
 
     for (int i = 0; i < 64; i++)
         mb2[i] = res[i];
@@ -98,10 +98,28 @@ static inline void c63_fdct_quant_ref(int16_t coef[64], const int16_t res[64], c
         c63_dct_1d_ref(mb2 + v * 8, mb + v * 8);
     c63_transpose_ref(mb, mb2);
     c63_scale_block_ref(mb2, mb);
+}
+
+/** Forward transform and quantisation of a block: C63DSPContext.fdct_quant. */
+static inline void c63_fdct_quant_ref(int16_t coef[64], const int16_t res[64], const uint8_t q[64])
+{
+    float mb[64];
+
+    c63_fdct_ref(mb, res);
     for (int k = 0; k < 64; k++) {
         float d = mb[ff_zigzag_direct[k]];
         coef[k] = (int16_t)(float)round((double)d / 4.0 / (double)q[k]);
     }
+}
+
+/** 4 x the forward transform, rounded to nearest, zigzag order: ff_c63_fdct_z4. */
+static inline void c63_fdct_z4_ref(int z4[64], const int16_t res[64])
+{
+    float mb[64];
+
+    c63_fdct_ref(mb, res);
+    for (int k = 0; k < 64; k++)
+        z4[k] = (int)lrintf(mb[ff_zigzag_direct[k]] * 4.0f);
 }
 
 /** Dequantisation and inverse transform of a block, up to the int16

@@ -461,8 +461,8 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
  * limit_ac (rate control), the AC levels are clamped between quantisation
  * and dequantisation, to +-511 for luma and +-1023 for chroma, as
  * ff_c63_encode_row() does. With lambda, c63_encode_rd against the same
- * with ff_c63_fdct_quant_z4 (whose levels must be c63_fdct_quant_ref's)
- * and c63_rd_quant() after the limit (-trellis).
+ * and c63_rd_quant() after the limit, on ff_c63_fdct_z4's transform
+ * (-trellis).
  */
 static void test_encode_case(int w, int h, int qp, int key, Content content, int limit_ac = 0,
                              long long lambda = 0)
@@ -480,7 +480,6 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
     std::vector<C63MV> mv(nb);
     long clamped = 0;       /* levels past the limit (limit_ac) */
     long trellised = 0;     /* levels the trellis changed */
-    bool z4_levels = true;  /* ff_c63_fdct_quant_z4's levels are the reference's */
 
     ff_c63dsp_init(&dsp);
     ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
@@ -523,10 +522,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                 c63_fdct_quant_ref(c, res, q[p]);
                 int z4[64];
                 int16_t cz[64];
-                if (lambda) {
-                    ff_c63_fdct_quant_z4(cz, z4, res, q[p]);
-                    z4_levels &= !memcmp(cz, c, sizeof(cz));
-                }
+                if (lambda)
+                    ff_c63_fdct_z4(z4, res);
                 for (int k = 1; k < 64 && limit_ac; k++) {
                     const int lim = p ? 1023 : 511;
                     clamped += c[k] < -lim || c[k] > lim;
@@ -593,8 +590,6 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
             }
     if (limit_ac && !lambda && !clamped && detail.empty())
         detail = "no level reached the limit: the case does not test it";
-    if (lambda && !z4_levels && detail.empty())
-        detail = "ff_c63_fdct_quant_z4's levels differ from c63_fdct_quant_ref's";
     if (lambda && !trellised && detail.empty())
         detail = "the trellis changed no level: the case does not test it";
     static const char *const cn[] = { "random", "flat", "smooth", "extreme", "edges" };
