@@ -24,6 +24,9 @@
  *
  *   c63_convert      the input planes (planar, or an interleaved UV plane)
  *                    into the zero-padded coding planes, one launch a frame
+ *   c63_sc_hist,     scene cuts (c63_scene.h): the luma histogram, then the
+ *   c63_sc_decide    keyframe decision into c63_scene, which the kernels
+ *                    below read where the host passes them -1 for key
  *   c63_meN          full-search motion estimation (docs/c63-format.md
  *                    section 7.3), N candidate rows a work item
  *   c63_encode       motion compensation, residual, forward DCT,
@@ -52,10 +55,14 @@
 #include "c63_transform.h"
 #include "c63_ec.h"
 #include "c63_rd.h"
+#include "c63_scene.h"
 
 typedef unsigned char  u8;
 typedef unsigned short u16;
 typedef unsigned int   u32;
+
+/* The scene-cut state and decision of the frame being coded (c63_scene.h). */
+__device__ C63SceneState c63_scene;
 
 struct c63_mv {
     signed char x, y;
@@ -101,6 +108,59 @@ c63_convert(C63ConvParams cp)
     }
 #undef CONV_FIELD
     *(unsigned long long *)d = out;
+}
+
+/* ------------------------------------------------------------ scene cuts */
+
+/*
+ * c63_sc_hist: C63_SC_ROWS of the counted rows (every other row) a thread
+ * block, into c63_scene.hist[cur]; a thread reads two samples at a time
+ * and counts the first (the padded plane has the second).
+ */
+extern "C" __global__ void __launch_bounds__(C63_SC_THREADS)
+c63_sc_hist(C63SceneParams sp)
+{
+    __shared__ u32 h[C63_SC_BINS];
+    const int t = threadIdx.x, nx = (sp.width + 1) >> 1;
+
+    if (t < C63_SC_BINS)
+        h[t] = 0;
+    __syncthreads();
+    for (int r = 0; r < C63_SC_ROWS; r++) {
+        const int y = 2 * (blockIdx.x * C63_SC_ROWS + r);
+        if (y >= sp.height)
+            break;
+        const u16 *row = (const u16 *)((const u8 *)sp.luma + (size_t)y * sp.stride);
+        for (int i = t; i < nx; i += C63_SC_THREADS)
+            atomicAdd(&h[(row[i] & 0xff) >> C63_SC_SHIFT], 1u);
+    }
+    __syncthreads();
+    if (t < C63_SC_BINS && h[t])
+        atomicAdd(&c63_scene.hist[c63_scene.cur][t], h[t]);
+}
+
+/* c63_sc_decide: one thread block of C63_SC_BINS threads. The histogram
+ * of the frame before is cleared for the next frame's. */
+extern "C" __global__ void __launch_bounds__(C63_SC_BINS)
+c63_sc_decide(C63SceneParams sp)
+{
+    __shared__ u32 a[C63_SC_BINS], b[C63_SC_BINS];
+    C63SceneState *st = &c63_scene;
+    const int t = threadIdx.x, cur = st->cur;
+
+    a[t] = st->hist[cur][t];
+    b[t] = st->hist[!cur][t];
+    __syncthreads();
+    if (!t) {
+        const int cut = st->have_prev &&
+                        c63_sc_cut(c63_sc_change(a, b), sp.width, sp.height, sp.threshold);
+        const int key = c63_sc_key(sp.force, st->have_prev, st->since_key, sp.gop, cut);
+        st->key       = key;
+        st->since_key = key ? 1 : st->since_key + 1;
+        st->have_prev = 1;
+        st->cur       = !cur;
+    }
+    st->hist[!cur][t] = 0;
 }
 
 /* ------------------------------------------------------ motion estimation */
@@ -153,8 +213,10 @@ c63_me_body(c63_mv *mv, const u8 *cur, const u8 *ref, int w, int h, int r,
 #define C63_ME_KERNEL(nr)                                                       \
 extern "C" __global__ void __launch_bounds__(256)                              \
 c63_me ## nr(c63_mv *mv, const u8 *cur, const u8 *ref,                         \
-             int w, int h, int r, int win_stride, int zstride)                 \
+             int w, int h, int r, int win_stride, int zstride, int sc)         \
 {                                                                              \
+    if (sc && c63_scene.key)        /* a scene cut: no search */              \
+        return;                                                                \
     c63_me_body<nr>(mv, cur, ref, w, h, r, win_stride, zstride);               \
 }
 
@@ -293,7 +355,7 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
         const int by = lb / bw, bx = lb - by * bw;
         pix = (size_t)64 * ENC_FIELD(first) + (size_t)(8 * by + r) * w + 8 * bx;
         const uint2 o = *(const uint2 *)((const u8 *)e.orig + pix);
-        if (!e.key) {
+        if (!(e.key < 0 ? c63_scene.key : e.key)) {
             const c63_mv v = ((const c63_mv *)e.mv)[b];
             c63_load8((const u8 *)e.ref + pix + (ptrdiff_t)v.y * w + v.x, &p0, &p1);
         }
@@ -417,7 +479,7 @@ c63_mv_rd(C63MVRDParams m)
 {
     const int lane = threadIdx.x & 31;
     const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
-    if (row >= m.nrows)
+    if (row >= m.nrows || (m.sc && c63_scene.key))
         return;
     const int pi = row >= m.p[2].first_row ? 2 : row >= m.p[1].first_row ? 1 : 0;
 #define MVRD_FIELD(f) (pi == 2 ? m.p[2].f : pi == 1 ? m.p[1].f : m.p[0].f)
@@ -551,8 +613,11 @@ c63_ec_code(C63ECParams p)
 
     for (int k = tid; k < (int)(sizeof(t) / 4); k += C63EC_CODE_THREADS)
         ((u32 *)&t)[k] = ((const u32 *)p.tables)[k];
-    if (!tid)
+    if (!tid) {
         sp = p;
+        if (sp.keyframe < 0)
+            sp.keyframe = c63_scene.key;
+    }
     __syncthreads();
     if (i < sp.nblocks) {
         int bx;
@@ -635,7 +700,8 @@ static __device__ __forceinline__ void ec_words(const C63ECParams &p, int stuff)
 
     ec_sizes(p, &nbits, &nwords, &wchunks);
     if (stuff && !blockIdx.x)
-        c63ec_header(pkt, (const u8 *)p.hdr, p.keyframe, threadIdx.x, C63EC_THREADS);
+        c63ec_header(pkt, (const u8 *)p.hdr, p.keyframe < 0 ? c63_scene.key : p.keyframe,
+                     threadIdx.x, C63EC_THREADS);
     for (u64 c = blockIdx.x; c < wchunks; c += gridDim.x) {
         const u64 wi = c * C63EC_THREADS + threadIdx.x;
         const int in = wi < nwords;

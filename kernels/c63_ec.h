@@ -141,7 +141,7 @@ typedef struct C63ECParams {
     int mb_w, mb_h;             ///< MCUs
     int nblocks;                ///< coded blocks, 6 mb_w mb_h
     int nchunks;                ///< scan chunks, ceil(nblocks / C63EC_CHUNK)
-    int keyframe;
+    int keyframe;               ///< c63_cuda's kernels: -1 is c63_scene.key (c63_scene.h)
 } C63ECParams;
 
 /** Worst-case sizes of a frame of nblocks coded blocks. */

@@ -73,6 +73,8 @@ typedef struct C63MVRDParams {
     C63MVRDPlane p[3];
     int nrows;                      ///< block rows of the three planes
     int lambda_me;
+    int sc;                         ///< nothing to do where c63_scene.key (c63_scene.h)
+    int pad;
 } C63MVRDParams;
 
 /** Bits of a vector component of size s (the MV table's code, then s bits). */

@@ -68,6 +68,8 @@
 #include "c63me.h"
 #include "c63rc.h"
 
+#include "libavcodec/cuda_kernels/c63_scene.h"
+
 /* Frames in flight at most (with more than one thread), and the sets of
  * progress for them: a frame's jobs may still read the progress of the
  * frame before it after that one has been output, so a set is taken again
@@ -131,6 +133,7 @@ typedef struct C63EncContext {
     int qp;
     int tables;
     int mv_rd;
+    int sc_threshold;               ///< -sc_threshold, then the threshold used (0: none)
 
     C63DSPContext dsp;
     MECmpContext  mecc;
@@ -140,6 +143,7 @@ typedef struct C63EncContext {
     uint8_t       q[3][64];         ///< the tables of -quality
     C63RateControl rc;
     int           limit_ac;         ///< not the reference's choices: AC levels limited
+    unsigned      hist[2][C63_SC_BINS]; ///< luma histograms of the last two frames submitted
 
     uint8_t      *recon[2][3];      ///< padded reconstructions
     uint16_t     *bsum[2][3];       ///< 8x2 sums of recon[0] and recon[1]
@@ -204,8 +208,9 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     /* luma: range pixels around 16-pixel rows; chroma: range / 2 around 8 */
     s->reach = (s->range[0] + 15) / 16;
     ff_c63_quant_tables(s->q, s->tables, s->qp);
-    s->limit_ac = s->rc.mode != C63_RC_QUALITY || s->tables != C63_TABLES_ANNEXK ||
-                  avctx->trellis || s->mv_rd;
+    if ((ret = ff_c63_own_choices(avctx, &s->rc, s->tables, s->mv_rd, &s->sc_threshold)) < 0)
+        return ret;
+    s->limit_ac = ret;
     ff_c63_init_huff_codes();
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
@@ -578,16 +583,28 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     C63EncFrame *f    = &s->fr[s->nb_submitted % NB_PROGRESS];
     C63EncFrame *prev = s->nb_submitted ? &s->fr[(s->nb_submitted - 1) % NB_PROGRESS] : NULL;
     C63EncBuffers *b  = &s->buf[s->nb_submitted % s->depth];
-    const int key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
-    int ret, nb_jobs;
+    int ret, nb_jobs, key, cut = 0;
 
     if (frame->width != avctx->width || frame->height != avctx->height) {
         av_log(avctx, AV_LOG_ERROR, "Frame size %dx%d differs from the encoder's %dx%d\n",
                frame->width, frame->height, avctx->width, avctx->height);
         return AVERROR(EINVAL);
     }
+    if (s->sc_threshold) {
+        unsigned *h = s->hist[s->nb_submitted & 1];
+        c63_sc_hist(h, frame->data[0], frame->linesize[0], avctx->width, avctx->height);
+        if (s->nb_submitted) {
+            const long long change = c63_sc_change(h, s->hist[!(s->nb_submitted & 1)]);
+            cut = c63_sc_cut(change, avctx->width, avctx->height, s->sc_threshold);
+            av_log(avctx, AV_LOG_DEBUG, "Frame %"PRId64": %.1f%% of the samples change bin%s\n",
+                   s->nb_submitted, 100.0 * change / c63_sc_samples(avctx->width, avctx->height),
+                   cut ? ": scene cut" : "");
+        }
+    }
+    key = c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I, s->nb_submitted > 0, s->since_key,
+                     avctx->gop_size, cut);
     /* the buffers of the frame two before are free: its packet is out */
-    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, &b->qscale)) < 0 ||
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, &b->qscale)) < 0 ||
         (ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;
 

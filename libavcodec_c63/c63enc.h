@@ -46,7 +46,11 @@
       AV_OPT_TYPE_CONST, { .i64 = C63_TABLES_FLAT }, 0, 0, VE, .unit = "tables" }, \
     { "mv_rd", "Choose each vector by SAD + lambda x its bits, among the best-SAD " \
       "one, (0, 0) and the left neighbour's", offsetof(Ctx, mv_rd),              \
-      AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
+      AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },                                \
+    { "sc_threshold", "Scene cuts: keyframe where more than (100 - this)% of the " \
+      "luma changes brightness class; -1: 70 where the encoder makes choices of its " \
+      "own, else none; 0: none", offsetof(Ctx, sc_threshold),                    \
+      AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 100, VE },
 
 /**
  * Codec defaults common to the c63 encoders: -g 100, -me_range 0 (= 16),

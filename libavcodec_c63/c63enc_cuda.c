@@ -85,6 +85,7 @@
 #include "libavcodec/cuda_kernels/c63_convert.h"
 #include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
+#include "libavcodec/cuda_kernels/c63_scene.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;
@@ -98,7 +99,7 @@ extern const unsigned int ff_c63_cuda_ptx_len;
  * system-memory frame is timed on its own stream. */
 enum Stage {
     STAGE_CONVERT,          ///< conversion into the padded planes
-    STAGE_ME,               ///< motion estimation
+    STAGE_ME,               ///< scene cuts and motion estimation
     STAGE_ENCODE,           ///< transform, quantisation, reconstruction
     STAGE_ENTROPY,          ///< entropy coding (GPU coder)
     STAGE_DOWNLOAD,         ///< the packet to the host
@@ -155,7 +156,7 @@ typedef struct C63CudaSlot {
     CUevent   ev[NB_STAGES + 1];
     CUevent   ev_copy[2];   ///< around the packet's copy (statistics)
     int64_t   pts, duration;
-    int       keyframe;
+    int       keyframe;     ///< from the packet
     double    qscale;       ///< rate control: the frame's scale (else 0)
     uint8_t   q[3][64];     ///< and its tables
     uint8_t   hdr[C63_HEADER_SIZE]; ///< and its header, with those tables
@@ -166,6 +167,7 @@ typedef struct C63CudaEncContext {
     int   qp;
     int   tables;
     int   mv_rd;
+    int   sc_threshold;   ///< -sc_threshold, then the threshold used (0: none)
     int   depth;
     int   stats_gpu;
     char *device;
@@ -177,7 +179,7 @@ typedef struct C63CudaEncContext {
     CUstream             up_stream;     ///< uploads of system-memory frames
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
-    CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd;
+    CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd, f_sc_hist, f_sc_decide;
     CUfunction           f_me[2];       ///< luma's and chroma's c63_me<C63_ME_NR(range)>
     CUfunction           f_ec[NB_EC];
     tcuMemAllocHost     *mem_alloc_host;
@@ -201,7 +203,7 @@ typedef struct C63CudaEncContext {
     size_t      max_pkt;            ///< c63ec_max_packet()
     int         ec_grid[NB_EC];     ///< blocks of each kernel's grid
     int         cur;
-    int         since_key;
+    int         since_key;          ///< without scene cuts (with them, c63_scene on the device)
 
     C63CudaSlot slot[MAX_DEPTH];
     int         head, nb_inflight;
@@ -327,6 +329,7 @@ static int fetch_packet(AVCodecContext *avctx, C63CudaSlot *sl)
     if ((ret = ff_get_encode_buffer(avctx, sl->pkt, size, 0)) < 0)
         return ret;
     memcpy(sl->pkt->data, sl->pkt_host, size);
+    sl->keyframe = sl->pkt_host[C63EC_KEY_OFFSET];
     if (sl->keyframe)
         sl->pkt->flags |= AV_PKT_FLAG_KEY;
     return 0;
@@ -571,7 +574,9 @@ static av_cold int load_kernels(AVCodecContext *avctx)
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rd, s->module, "c63_encode_rd"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  s->module, "c63_mv_rd")))   < 0)
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  s->module, "c63_mv_rd")))   < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_hist, s->module, "c63_sc_hist"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_decide, s->module, "c63_sc_decide"))) < 0)
         return ret;
     for (int p = 0; p < 2; p++) {
         char name[16];
@@ -611,13 +616,15 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->encp.orig = s->d_orig;
     s->encp.q    = s->d_q;
     s->encp.ac_len = s->ecp.tables + offsetof(C63ECTables, ac_len);
-    s->encp.limit_ac = s->rc.mode != C63_RC_QUALITY || s->tables != C63_TABLES_ANNEXK ||
-                       avctx->trellis || s->mv_rd;
+    if ((ret = ff_c63_own_choices(avctx, &s->rc, s->tables, s->mv_rd, &s->sc_threshold)) < 0)
+        return ret;
+    s->encp.limit_ac = ret;
     for (int p = 0; p < 3; p++)     /* the kernel finds plane p at 64 * first */
         av_assert0(s->plane_off[p] == 64 * (size_t)s->encp.p[p].first);
     s->mvrdp.mv   = s->d_mv;
     s->mvrdp.orig = s->d_orig;
     s->mvrdp.nrows = 0;
+    s->mvrdp.sc    = !!s->sc_threshold;
     for (int p = 0; p < 3; p++) {
         s->mvrdp.p[p].w         = g->w[p];
         s->mvrdp.p[p].h         = g->h[p];
@@ -834,11 +841,13 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     /* The keyframe count and the reference change only when the frame is
      * queued: a frame refused here (another CUDA context, another format)
      * or a failed call leaves them as they were, so that the frames that
-     * follow are coded against the last frame that was. */
-    key = s->since_key >= avctx->gop_size || frame->pict_type == AV_PICTURE_TYPE_I;
+     * follow are coded against the last frame that was. With scene cuts
+     * the kernels decide (key -1: c63_scene.key) and the packet says. */
+    key = s->sc_threshold ? -1 : c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I,
+                                            s->nb_submitted > 0, s->since_key,
+                                            avctx->gop_size, 0);
     rec = s->d_recon[!s->cur];
     ref = s->d_recon[s->cur];
-    sl->keyframe = key;
     sl->pts      = frame->pts;
     sl->duration = frame->duration;
 
@@ -850,7 +859,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     /* Rate control: the frame's tables, and its header with them, for
      * c63_encode and the coder (queued after the frame before's kernels;
      * copies from pageable memory are staged at once). */
-    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, &sl->qscale)) < 0)
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, &sl->qscale)) < 0)
         goto end;
     if (s->rc.mode == C63_RC_QUALITY) {
         ff_c63_rd_params(&rd, s->q, avctx->trellis, s->mv_rd);
@@ -892,8 +901,26 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[1], s->stream))) < 0)
         goto end;
 
-    if (!key) {
-        /* luma (p = 0), then both chroma planes (same size and range) in one launch */
+    if (s->sc_threshold) {
+        C63SceneParams sp = {
+            .luma      = s->d_orig,
+            .stride    = g->w[0],
+            .width     = g->width,
+            .height    = g->height,
+            .threshold = s->sc_threshold,
+            .gop       = avctx->gop_size,
+            .force     = frame->pict_type == AV_PICTURE_TYPE_I,
+        };
+        void *args[] = { &sp };
+        const int rows = (g->height + 1) >> 1;
+        if ((ret = launch(avctx, s->f_sc_hist, (rows + C63_SC_ROWS - 1) / C63_SC_ROWS, 1,
+                          C63_SC_THREADS, 1, 0, args)) < 0 ||
+            (ret = launch(avctx, s->f_sc_decide, 1, 1, C63_SC_BINS, 1, 0, args)) < 0)
+            goto end;
+    }
+    if (key <= 0) {
+        /* luma (p = 0), then both chroma planes (same size and range) in one
+         * launch; with scene cuts, they return at once on a keyframe */
         for (int p = 0; p < 2; p++) {
             CUdeviceptr mv  = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
             CUdeviceptr cur = s->d_orig + s->plane_off[p];
@@ -901,7 +928,8 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             int w = g->w[p], h = g->h[p], r = s->range[p], nr = C63_ME_NR(r);
             int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, nr);
             int zstride = p ? s->plane_off[2] - s->plane_off[1] : 0;
-            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride };
+            int sc = !!s->sc_threshold;
+            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride, &sc };
             if ((ret = launch3(avctx, s->f_me[p], w / 8, h / 8, p ? 2 : 1,
                                C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
                 goto end;
@@ -966,7 +994,7 @@ end:
         av_frame_unref(sl->frame);
         return ret;
     }
-    s->since_key = key ? 1 : s->since_key + 1;
+    s->since_key = key > 0 ? 1 : s->since_key + 1;
     s->cur ^= 1;
     s->nb_submitted++;
     s->nb_inflight++;

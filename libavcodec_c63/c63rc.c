@@ -227,8 +227,7 @@ static double second_pass_q(C63RateControl *rc, int64_t n)
     return pow(fix * rc->cplx_left / left, 1 / ALPHA);
 }
 
-int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key,
-                      double *qscale)
+int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, double *qscale)
 {
     const int slot = n % (C63_RC_LAG + 1);
     double q;
@@ -249,12 +248,6 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int 
     /* the complexity of the frames from n on (second pass) */
     while (rc->pass == 2 && rc->nb_planned < n)
         rc->cplx_left -= rc->stats[rc->nb_planned++].cplx;
-    if (rc->pass == 2 && key != rc->stats[n].key && !rc->key_warned) {
-        av_log(avctx, AV_LOG_WARNING, "Frame %"PRId64" is %s keyframe in this pass and %s in the "
-               "first: use the same -g and input in both\n", n, key ? "a" : "not a",
-               rc->stats[n].key ? "one" : "not");
-        rc->key_warned = 1;
-    }
 
     if (rc->pass == 2) {
         q = second_pass_q(rc, n);
@@ -277,12 +270,12 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int 
         rc->nb_above += q > rc->qmax;
         rc->nb_below += q < rc->qmin;
         q = av_clipd(q, rc->qmin, rc->qmax);
-        av_log(avctx, AV_LOG_DEBUG, "rc: frame %"PRId64"%s: complexity %.0f (key %.0f, "
-               "inter %.0f), %.0f bits over, scale %.3f\n", n, key ? " (key)" : "", cplx,
+        av_log(avctx, AV_LOG_DEBUG, "rc: frame %"PRId64": complexity %.0f (key %.0f, "
+               "inter %.0f), %.0f bits over, scale %.3f\n", n, cplx,
                rc->cplx_key, cplx_inter, rc->bits_total - rc->wanted_total, q);
     }
     rc->q[slot]    = q;
-    rc->key[slot]  = key;
+    rc->key[slot]  = 0;
     rc->bits[slot] = -1;
     *qscale = q;
     return 0;
@@ -296,9 +289,16 @@ int ff_c63_rc_packet(C63RateControl *rc, AVCodecContext *avctx, int64_t n, AVPac
 
     if (rc->mode == C63_RC_ABR) {
         rc->bits[slot] = bits;
+        rc->key[slot]  = key;
         if (rc->pass == 1)
             snprintf(avctx->stats_out, STATS_LINE, "frame:%"PRId64" key:%d q:%.17g bits:%"PRId64";\n",
-                     n, rc->key[slot], rc->q[slot], bits);
+                     n, key, rc->q[slot], bits);
+        if (rc->pass == 2 && key != rc->stats[n].key && !rc->key_warned) {
+            av_log(avctx, AV_LOG_WARNING, "Frame %"PRId64" is %s keyframe in this pass and %s in "
+                   "the first: use the same options and input in both\n", n,
+                   key ? "a" : "not a", rc->stats[n].key ? "one" : "not");
+            rc->key_warned = 1;
+        }
     }
     if (!qscale)
         return 0;
@@ -346,4 +346,15 @@ void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int 
     rd->lambda    = trellis ? llrint(256 * lambda) : 0;
     rd->lambda_me = mv_rd ? lrint(16 * C63_RD_LAMBDA_ME * sqrt(lambda)) : 0;
     rd->pad       = 0;
+}
+
+int ff_c63_own_choices(AVCodecContext *avctx, const C63RateControl *rc, int tables, int mv_rd,
+                       int *sc_threshold)
+{
+    const int own = rc->mode != C63_RC_QUALITY || tables != C63_TABLES_ANNEXK ||
+                    avctx->trellis || mv_rd;
+
+    if (*sc_threshold < 0)
+        *sc_threshold = own ? C63_SC_THRESHOLD_DEFAULT : 0;
+    return own || *sc_threshold;
 }

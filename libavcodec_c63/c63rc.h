@@ -84,21 +84,20 @@ typedef struct C63RateControl {
 int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp);
 
 /**
- * The quantiser scale of frame n, a keyframe if key (frames are asked for
- * in order; asking again for the same n after a failure is allowed). The
- * sizes of frames 0 .. n - C63_RC_LAG must have been given to
- * ff_c63_rc_packet(); one that was not (its packet was lost) counts
- * as the bits it was given. *qscale is 0 without rate control. Fails on a
+ * The quantiser scale of frame n (frames are asked for in order; asking
+ * again for the same n after a failure is allowed). The sizes of frames
+ * 0 .. n - C63_RC_LAG must have been given to ff_c63_rc_packet(); one that
+ * was not (its packet was lost) counts as the bits it was given, as an
+ * inter frame. *qscale is 0 without rate control. Fails on a
  * second pass's frame that the first pass did not have.
  */
-int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key,
-                      double *qscale);
+int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, double *qscale);
 
 /**
- * Frame n's packet, coded at qscale (what ff_c63_rc_frame_q() gave): its
- * size goes to the controller (in a first pass, with its statistics, into
- * avctx->stats_out), and a scale other than 0 into the packet's quality
- * stats.
+ * Frame n's packet, coded at qscale (what ff_c63_rc_frame_q() gave), a
+ * keyframe if key: its size and kind go to the controller (in a first
+ * pass, with its statistics, into avctx->stats_out), and a scale other
+ * than 0 into the packet's quality stats.
  */
 int ff_c63_rc_packet(C63RateControl *rc, AVCodecContext *avctx, int64_t n, AVPacket *pkt,
                      double qscale, int key);
@@ -121,5 +120,19 @@ void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)
  * C63_RD_LAMBDA_ME x sqrt(lambda).
  */
 void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int mv_rd);
+
+/** -sc_threshold when the encoder makes choices of its own */
+#define C63_SC_THRESHOLD_DEFAULT 70
+
+/**
+ * Whether the encoder makes choices of its own rather than the reference's
+ * (rate control, -tables other than annexk, -trellis, -mv_rd or scene
+ * cuts): it then keeps the AC levels to what the reference decoder reads.
+ * *sc_threshold, the -sc_threshold option, becomes the scene-cut threshold
+ * to use (0: none): -1 (the default) is C63_SC_THRESHOLD_DEFAULT where the
+ * encoder makes choices of its own and 0 where it makes the reference's.
+ */
+int ff_c63_own_choices(AVCodecContext *avctx, const C63RateControl *rc, int tables, int mv_rd,
+                       int *sc_threshold);
 
 #endif /* AVCODEC_C63_C63RC_H */

@@ -34,6 +34,27 @@ size_of() {
     case $1 in
     tiny) echo 16x16 ;; odd_height) echo 176x100 ;; qcif_keyint) echo 176x144 ;;
     cif_testsrc2|cif_noise) echo 352x288 ;; mandel) echo 320x240 ;;
-    hd1080_testsrc2) echo 1920x1080 ;; *) echo "unknown vector $1" >&2; exit 1 ;;
+    hd1080_testsrc2) echo 1920x1080 ;; splice) echo 352x288 ;;
+    *) echo "unknown vector $1" >&2; exit 1 ;;
     esac
+}
+
+# vector_yuv NAME OUT: a stored vector's frames into OUT; NAME splice is a
+# clip with two scene cuts, at frames 30 and 50: cif_testsrc2 (30 frames),
+# mandel padded to 352x288 (20), cif_noise (8)
+vector_yuv() {
+    case $1 in
+    splice)
+        { xz -dc "$SAMPLES/cif_testsrc2.yuv.xz" &&
+          xz -dc "$SAMPLES/mandel.yuv.xz" |
+              ff -f rawvideo -s 320x240 -pix_fmt yuv420p -i - -vf pad=352:288:16:24 -f rawvideo - &&
+          xz -dc "$SAMPLES/cif_noise.yuv.xz"; } > "$2" ;;
+    *)  xz -dc "$SAMPLES/$1.yuv.xz" > "$2" ;;
+    esac
+}
+
+# keyframes FILE: the numbers of a stream's keyframes, from its packets
+keyframes() {
+    "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$1" |
+        awk '/K/ { printf "%s%d", n++ ? " " : "", NR - 1 } END { print "" }'
 }

@@ -14,7 +14,8 @@
 #                          (q3clip: Q3_CLIP of c63-common.sh) and encoder
 #                          options (GPU_OPTS: c63_cuda's only)
 #   samevec NAME OPTS... [-- GPU_OPTS...]
-#                          the same for a stored vector
+#                          the same for a stored vector (or splice:
+#                          vector_yuv of c63-common.sh)
 #   twopass SOURCE RATE    -b:v RATE in two passes: c63_cuda's first pass
 #                          gives c63's statistics and stream, its second
 #                          pass on them c63's stream
@@ -76,7 +77,7 @@ same|samevec)
         [ "$src" = q3clip ] && src=$Q3_CLIP
         in="-f lavfi -i $src"
     else
-        xz -dc "$SAMPLES/$1.yuv.xz" > "$TMP/in.yuv" || exit 1
+        vector_yuv "$1" "$TMP/in.yuv" || exit 1
         in="-f rawvideo -s $(size_of "$1") -pix_fmt yuv420p -i $TMP/in.yuv"
     fi
     shift

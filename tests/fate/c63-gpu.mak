@@ -69,6 +69,15 @@ $(foreach o,flat trellis mvrd all,$(foreach v,$(C63_VECTORS),$(eval $(call C63_G
 FATE_C63_GPU_RD += fate-c63-cuda-rd-all-bitrate fate-c63-cuda-rd-all-q
 fate-c63-cuda-rd-all-bitrate: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M $(C63_RD_OPT_all)
 fate-c63-cuda-rd-all-q:       CMD = $(C63_GPU_TEST) samevec cif_testsrc2 $(C63_RD_OPT_all-q)
+
+# Scene cuts: c63_sc_hist and c63_sc_decide cut where c63 cuts, forced
+# keyframes (-g) included, and under -b:v.
+FATE_C63_GPU_RD += fate-c63-cuda-scenecut-flat fate-c63-cuda-scenecut-g fate-c63-cuda-scenecut-bitrate \
+                   fate-c63-cuda-scenecut-all
+fate-c63-cuda-scenecut-flat:    CMD = $(C63_GPU_TEST) samevec splice -tables flat
+fate-c63-cuda-scenecut-g:       CMD = $(C63_GPU_TEST) samevec splice -sc_threshold 70 -g 20
+fate-c63-cuda-scenecut-bitrate: CMD = $(C63_GPU_TEST) samevec splice -b:v 3M
+fate-c63-cuda-scenecut-all:     CMD = $(C63_GPU_TEST) samevec splice $(C63_RD_OPT_all)
 $(FATE_C63_GPU_RD): CMP = null
 
 # The GPU entropy coder against the CPU writer: every vector at quality 1,

@@ -254,6 +254,15 @@ rd)         # rate-distortion options on a stored vector: the stream's md5,
     awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
          END { printf "frames: %d\nmean psnr_avg: %.2f dB\n", n, s / n }' "$TMP/psnr"
     ;;
+scenecut)   # scene cuts on a spliced clip (vector_yuv splice) with the options
+            # given: the stream's md5, its keyframes and the frames decoded
+    vector_yuv splice "$TMP/in.yuv" || exit 1
+    ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" \
+       -f c63 "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
+    echo "keyframes: $(keyframes "$TMP/x.c63")"
+    echo "frames decoded: $(ff -i "$TMP/x.c63" -f framecrc - | grep -c '^0,')"
+    ;;
 q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
             # streams of Q3_CLIP at -quality 50, and with the same tables
             # under rate control and the rate-distortion options, which

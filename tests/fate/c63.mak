@@ -170,6 +170,19 @@ fate-c63-rd-all-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 4000
 fate-c63-threads-rd:     CMD = $(C63_TEST) threads-opts qcif_keyint $(C63_RD_OPT_all)
 FATE_C63_ALL += $(FATE_C63_RD)
 
+# Scene cuts on a clip spliced from three vectors (cuts at frames 30 and
+# 50): on by default with the encoder's own choices, off with
+# -sc_threshold 0, on at the reference's tables with -sc_threshold; with
+# -g, whose count restarts at each cut; under -b:v.
+FATE_C63_SC = fate-c63-scenecut-flat fate-c63-scenecut-off fate-c63-scenecut-annexk \
+              fate-c63-scenecut-g fate-c63-scenecut-bitrate
+fate-c63-scenecut-flat:    CMD = $(C63_TEST) scenecut -tables flat
+fate-c63-scenecut-off:     CMD = $(C63_TEST) scenecut -tables flat -sc_threshold 0
+fate-c63-scenecut-annexk:  CMD = $(C63_TEST) scenecut -sc_threshold 70
+fate-c63-scenecut-g:       CMD = $(C63_TEST) scenecut -tables flat -g 20
+fate-c63-scenecut-bitrate: CMD = $(C63_TEST) scenecut -b:v 3M
+FATE_C63_ALL += $(FATE_C63_SC)
+
 # ecserial: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
 # (c63ec_serial.h) on the coefficients and vectors of the c63 encoder's row
 # coding: every vector at quality 1, 25 and 50 and with -g 1, and odd

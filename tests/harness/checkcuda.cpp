@@ -89,6 +89,7 @@ extern const unsigned int ff_checkcuda_bench_ptx_len;
 #include "libavcodec/cuda_kernels/c63_convert.h"
 #include "libavcodec/cuda_kernels/c63_transform.h"
 #include "libavcodec/cuda_kernels/c63_ec.h"
+#include "libavcodec/cuda_kernels/c63_scene.h"
 #include "tests/c63/harness/c63_ec_frames.h"
 #include "tests/c63/harness/c63ref.h"
 #include "tests/c63/harness/c63ec_serial.h"
@@ -104,6 +105,8 @@ static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module, bench_module;
 static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd, f_peak, f_drawtext, f_drawtext_inline;
+static CUfunction f_sc_hist, f_sc_decide;
+static CUdeviceptr d_scene;             /* c63_scene of the module */
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
 static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
@@ -313,7 +316,7 @@ static void run_me(const uint8_t *const cur[2], const uint8_t *const ref[2], int
                    int r, int nr, C63MV *out)
 {
     const size_t n = (size_t)w * h;
-    int nb = (w / 8) * (h / 8), ws, wr, threads, zstride = (int)n;
+    int nb = (w / 8) * (h / 8), ws, wr, threads, zstride = (int)n, sc = 0;
     DevBuf dc(2 * n), dr(2 * n), dm(2 * nb * sizeof(C63MV));
     for (int z = 0; z < 2; z++) {
         CK(cu->cuMemcpyHtoD(dc.p + z * n, cur[z], n));
@@ -321,7 +324,7 @@ static void run_me(const uint8_t *const cur[2], const uint8_t *const ref[2], int
     }
     me_params(r, nr, &ws, &wr, &threads);
     CUdeviceptr mv = dm.p, c = dc.p, rf = dr.p;
-    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &zstride };
+    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &zstride, &sc };
     launch3(me_kernel(nr), w / 8, h / 8, 2, threads, 1, ws * wr, args);
     dm.down(out, 2 * nb * sizeof(C63MV));
 }
@@ -735,6 +738,94 @@ static void test_mvrd(void)
     test_mvrd_case(8, 8, 200, true);        /* one block a plane row */
     test_mvrd_case(40, 24, 200, true);
     test_mvrd_case(1920, 1088, 200, true);
+}
+
+/* ---------------------------------------------------------- scene cuts */
+
+/*
+ * c63_sc_hist and c63_sc_decide against c63_sc_hist() and the CPU
+ * encoder's decision, frame by frame over a sequence (the padded luma
+ * plane as c63_convert leaves it, with zeros right of and below the
+ * picture): shots of unrelated content with motion and noise in between
+ * cuts, a forced keyframe, -g and thresholds from 1 to 100. Each frame's
+ * histogram and decision are compared.
+ */
+static void test_scene_case(int w, int h, int threshold, int gop)
+{
+    if ((long)w * h > max_area)
+        return;
+    const int pw = FFALIGN(w, 16), ph = FFALIGN(h, 16), nframes = 24;
+    std::vector<uint8_t> plane((size_t)pw * ph);
+    std::vector<uint8_t> shot((size_t)pw * ph);
+    unsigned cpu_hist[2][C63_SC_BINS];
+    int since_key = gop, keys = 0, cuts = 0;
+    std::string detail, seq;
+    DevBuf dl(plane.size());
+    C63SceneState st;
+
+    CK(cu->cuMemsetD8Async(d_scene, 0, sizeof(C63SceneState), NULL));
+    for (int n = 0; n < nframes && detail.empty(); n++) {
+        static const Content kinds[] = { SMOOTH, FLAT, FEW_LEVELS, SMOOTH };
+        if (n % 7 == 0)             /* a new shot */
+            fill(shot, pw, ph, kinds[(n / 7) % 4], n);
+        std::fill(plane.begin(), plane.end(), 0);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const int sx = av_clip(x + n % 7, 0, w - 1);
+                plane[(size_t)y * pw + x] = av_clip(shot[(size_t)y * pw + sx] + (int)(rnd() % 5) - 2,
+                                                    0, 255);
+            }
+        const int force = n == 11;
+        unsigned *hc = cpu_hist[n & 1];
+        c63_sc_hist(hc, plane.data(), pw, w, h);
+        const int cut = n && c63_sc_cut(c63_sc_change(hc, cpu_hist[!(n & 1)]), w, h, threshold);
+        const int key = c63_sc_key(force, n > 0, since_key, gop, cut);
+        since_key = key ? 1 : since_key + 1;
+        keys += key;
+        cuts += cut;
+
+        C63SceneParams sp = {};
+        sp.luma = dl.p;
+        sp.stride = pw;
+        sp.width = w;
+        sp.height = h;
+        sp.threshold = threshold;
+        sp.gop = gop;
+        sp.force = force;
+        void *args[] = { &sp };
+        dl.up(plane.data(), plane.size());
+        const int rows = (h + 1) >> 1;
+        launch(f_sc_hist, (rows + C63_SC_ROWS - 1) / C63_SC_ROWS, 1, C63_SC_THREADS, 1, 0, args);
+        CK(cu->cuMemcpyDtoH(&st, d_scene, sizeof(st)));
+        if (memcmp(st.hist[st.cur], hc, sizeof(cpu_hist[0])))
+            detail = "frame " + std::to_string(n) + ": histograms differ";
+        launch(f_sc_decide, 1, 1, C63_SC_BINS, 1, 0, args);
+        CK(cu->cuMemcpyDtoH(&st, d_scene, sizeof(st)));
+        if (detail.empty() && (st.key != key || st.since_key != since_key))
+            detail = "frame " + std::to_string(n) + ": gpu key " + std::to_string(st.key) +
+                     " since " + std::to_string(st.since_key) + ", cpu key " +
+                     std::to_string(key) + " since " + std::to_string(since_key);
+        seq += key ? 'K' : '.';
+    }
+    /* with threshold 1..99 the shots are cuts and nothing else is */
+    if (detail.empty() && threshold > 20 && threshold < 95 && cuts != (nframes - 1) / 7 &&
+        (long)w * h >= 64 * 64)
+        detail = "cuts: " + std::to_string(cuts) + ", expected " + std::to_string((nframes - 1) / 7);
+    char name[96];
+    snprintf(name, sizeof(name), "scene %dx%d threshold %d gop %d %s", w, h, threshold, gop,
+             seq.c_str());
+    report(name, detail.empty(), detail);
+}
+
+static void test_scene(void)
+{
+    for (int t : { 1, 70, 100 })
+        test_scene_case(176, 144, t, 100);
+    test_scene_case(33, 17, 70, 100);
+    test_scene_case(1, 1, 70, 5);
+    test_scene_case(640, 480, 70, 5);
+    test_scene_case(1920, 1080, 70, 100);
+    test_scene_case(1920, 1080, 0, 10);
 }
 
 /* ------------------------------------------------------ entropy coding */
@@ -1156,9 +1247,9 @@ static float time_ms(CUevent a, CUevent b)
 static float time_me(CUevent e0, CUevent e1, CUdeviceptr mv, CUdeviceptr c, CUdeviceptr rf,
                      int w, int h, int r, int planes, int nr, int reps)
 {
-    int ws, wr, threads, zstride = w * h;
+    int ws, wr, threads, zstride = w * h, sc = 0;
     me_params(r, nr, &ws, &wr, &threads);
-    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &zstride };
+    void *args[] = { &mv, &c, &rf, &w, &h, &r, &ws, &zstride, &sc };
     launch3(me_kernel(nr), w / 8, h / 8, planes, threads, 1, ws * wr, args);
     CK(cu->cuEventRecord(e0, NULL));
     for (int i = 0; i < reps; i++)
@@ -1287,6 +1378,28 @@ static void bench(void)
     printf("  c63_encode   %8.3f ms  %8.1f Mblocks/s (inter)\n", enc_ms, nb / enc_ms * 1e-3);
     printf("  peak __vsadu4 loop: %.1f G byte-absdiff/s; motion search reaches %.1f%% of it\n",
            peak_rate * 1e-9, 100.0 * me_rate / peak_rate);
+    {
+        /* scene cuts: the histogram of a 1080p picture and the decision */
+        C63SceneParams sp = {};
+        void *args[] = { &sp };
+        const int rows = (1080 + 1) >> 1;
+        float ms;
+        sp.luma = dc.p;
+        sp.stride = w;
+        sp.width = 1920;
+        sp.height = 1080;
+        sp.threshold = 70;
+        sp.gop = 100;
+        CK(cu->cuEventRecord(e0, NULL));
+        for (int i = 0; i < reps; i++) {
+            launch(f_sc_hist, (rows + C63_SC_ROWS - 1) / C63_SC_ROWS, 1, C63_SC_THREADS, 1, 0, args);
+            launch(f_sc_decide, 1, 1, C63_SC_BINS, 1, 0, args);
+        }
+        CK(cu->cuEventRecord(e1, NULL));
+        CK(cu->cuEventSynchronize(e1));
+        ms = time_ms(e0, e1) / reps;
+        printf("  c63_sc_hist + c63_sc_decide %8.3f ms (a 1920x1080 frame)\n", ms);
+    }
 
     /* every c63_me kernel: 1080p luma at range 16, and its two chroma
      * planes (960x544) at range 8 in one launch, as the encoder runs them */
@@ -1704,6 +1817,24 @@ int main(int argc, char **argv)
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
     CK(cu->cuModuleGetFunction(&f_encode_rd, module, "c63_encode_rd"));
     CK(cu->cuModuleGetFunction(&f_mv_rd,   module, "c63_mv_rd"));
+    CK(cu->cuModuleGetFunction(&f_sc_hist, module, "c63_sc_hist"));
+    CK(cu->cuModuleGetFunction(&f_sc_decide, module, "c63_sc_decide"));
+    {
+        /* the loader's cuModuleGetGlobal is the 32-bit-address v1 entry point */
+        typedef CUresult CUDAAPI GetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *);
+        GetGlobal *get_global = (GetGlobal *)FFNV_SYM_FUNC(cu->lib, "cuModuleGetGlobal_v2");
+        size_t bytes = 0;
+        if (!get_global) {
+            fprintf(stderr, "checkcuda: no cuModuleGetGlobal_v2 in the driver\n");
+            return 1;
+        }
+        CK(get_global(&d_scene, &bytes, module, "c63_scene"));
+        if (bytes != sizeof(C63SceneState)) {
+            fprintf(stderr, "checkcuda: c63_scene is %zu bytes, C63SceneState %zu\n", bytes,
+                    sizeof(C63SceneState));
+            return 1;
+        }
+    }
     for (int k = 0; k < NB_EC; k++)
         CK(cu->cuModuleGetFunction(&f_ec[k], module, ec_names[k]));
     CUmodule dt_module;
@@ -1735,6 +1866,7 @@ int main(int argc, char **argv)
         test_me();
         test_encode();
         test_mvrd();
+        test_scene();
         test_entropy();
         test_drawtext();
         test_mestimate();
