@@ -17,6 +17,12 @@
 # per case the bitrate reached (packet sizes over the clip's frame rate),
 # the distance to the target, the mean luma PSNR and the wall time of
 # c63 (2 threads on the project machine, whatever ffmpeg gives elsewhere).
+# Then the buffer model at the bitrate of -quality 25: capped at 1.5 x
+# with a buffer of half a second, and constant with one second, each
+# stream checked by tests/fate/vbv-check.awk (a leaky bucket written apart
+# from the encoder: the lowest fullness of the buffer, the under- and
+# overflows), also on a 1280x720 splice of vtest and box.mp4 (150 frames
+# each, a scene cut between them; CLIPS/box.mp4, skipped when absent).
 
 BUILD=${1:-build}
 FRAMES=${2:-300}
@@ -32,6 +38,8 @@ if [ ! -f "$clip" ]; then
     echo "bench-c63rate: no camera clip $clip (sh bench/camera-clip.sh $clips fetches it); skipped"
     exit 0
 fi
+vbvcheck=$(dirname "$0")/../tests/fate/vbv-check.awk
+[ -f "$vbvcheck" ] || vbvcheck=$(dirname "$0")/../src/tests/c63/fate/vbv-check.awk
 gpu=0
 "$FFMPEG" -hide_banner -v error -init_hw_device cuda=gpu -f lavfi -i testsrc2=s=16x16 \
     -frames:v 1 -f null - 2>/dev/null && gpu=1
@@ -54,13 +62,25 @@ run() {
 
 echo "clip: $clip, $FRAMES frames a size; c63_cuda: $([ $gpu = 1 ] && echo yes || echo 'no device')"
 printf '%-10s %-22s %10s %9s %8s %7s %s\n' size case kb/s off PSNR-Y s c63_cuda
-for sz in 768x576 1280x720 1920x1080; do
+sizes="768x576 1280x720 1920x1080"
+[ -f "$clips/box.mp4" ] && sizes="$sizes splice"
+for sz in $sizes; do
     name=c$sz
-    vf=
-    [ $sz != 768x576 ] && vf="-vf scale=$(echo $sz | tr x :):flags=bicubic,noise=alls=3:allf=t"
-    "$FFMPEG" -nostdin -hide_banner -v error -stream_loop -1 -i "$clip" $vf -frames:v "$FRAMES" \
-        -pix_fmt yuv420p -f rawvideo -y "$TMP/$name.yuv" || exit 1
-    for q in 10 25 40; do
+    if [ $sz = splice ]; then
+        sz=1280x720
+        for c in "$clip" "$clips/box.mp4"; do
+            "$FFMPEG" -nostdin -hide_banner -v error -i "$c" -an -frames:v 150 \
+                -vf scale=1280:720:flags=bicubic -pix_fmt yuv420p -f rawvideo - || exit 1
+        done > "$TMP/$name.yuv"
+        qs=25
+    else
+        vf=
+        [ $sz != 768x576 ] && vf="-vf scale=$(echo $sz | tr x :):flags=bicubic,noise=alls=3:allf=t"
+        "$FFMPEG" -nostdin -hide_banner -v error -stream_loop -1 -i "$clip" $vf -frames:v "$FRAMES" \
+            -pix_fmt yuv420p -f rawvideo -y "$TMP/$name.yuv" || exit 1
+        qs="10 25 40"
+    fi
+    for q in $qs; do
         set -- $(run $name $sz c63 -quality $q)
         printf '%-10s %-22s %10s %9s %8.3f %7.2f\n' $sz "-quality $q" "$1" - "$2" "$3"
         target=$(awk -v k="$1" 'BEGIN { printf "%d", k * 1000 }')
@@ -72,6 +92,26 @@ for sz in 768x576 1280x720 1920x1080; do
                 { cmp -s "$TMP/out-c63.c63" "$TMP/out-c63_cuda.c63" && same=identical || same=DIFFERS; }
         fi
         printf '%-10s %-22s %10s %9s %8.3f %7.2f %s\n' $sz "-b:v $target" "$1" "$off" "$2" "$3" "$same"
+        [ $q = 25 ] && t25=$target
+    done
+    for mode in capped constant; do
+        if [ $mode = capped ]; then
+            max=$((t25 * 3 / 2)) buf=$((t25 / 2)) constant=0
+        else
+            max=$t25 buf=$t25 constant=1
+        fi
+        set -- $(run $name $sz c63 -b:v $t25 -maxrate $max -bufsize $buf)
+        off=$(echo "$1 $t25" | awk '{ printf "%+.2f%%", 100 * ($1 * 1000 / $2 - 1) }')
+        bucket=$("$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/out-c63.c63" |
+                 awk -f "$vbvcheck" -v fps=10/1 -v rate=$max -v size=$buf -v constant=$constant |
+                 sed -n 's/^buffer: \([0-9.]*%\).*/lowest \1,/p; s/^underflows: /under: /p' | tr '\n' ' ')
+        same=-
+        if [ $gpu = 1 ]; then
+            run $name $sz c63_cuda -b:v $t25 -maxrate $max -bufsize $buf > /dev/null &&
+                { cmp -s "$TMP/out-c63.c63" "$TMP/out-c63_cuda.c63" && same=identical || same=DIFFERS; }
+        fi
+        printf '%-10s %-22s %10s %9s %8.3f %7.2f %s  %s\n' "$name" "$mode buffer" "$1" "$off" "$2" \
+            "$3" "$same" "$bucket"
     done
     rm -f "$TMP/$name.yuv"
 done

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Every rate control mode's and rate-distortion option's stream decodes
-# with the course's reference decoder to exactly what ours decodes (the reference programs are not part
+# Every rate control mode's (buffer model included) and rate-distortion
+# option's stream, and streams with scene cuts, decode with the course's
+# reference decoder to exactly what ours decodes (the reference programs are not part
 # of this repository; see bench/bench-c63cpu.sh for where they come from).
 #
 #   sh bench/check-refdec.sh BUILD C63DEC [CLIP]
@@ -70,6 +71,21 @@ check "-tables flat -trellis 1 -mv_rd 1" same $c -- -tables flat -trellis 1 -mv_
 check "the same, -quality 50"   same $c -- -tables flat -trellis 1 -mv_rd 1 -quality 50
 check "the same, -b:v 800k"     same $c -- -tables flat -trellis 1 -mv_rd 1 -b:v 800k
 check "-trellis 1 -mv_rd 1 -quality 40 -me_range 4" same $c -- -trellis 1 -mv_rd 1 -quality 40 -me_range 4
+# the buffer model, and scene cuts on a splice of the clip and box.mp4
+# (bench/camera-clip.sh, beside the clip; skipped when absent)
+check "-b:v 1500k -maxrate 2250k -bufsize 750k" same $c -- -b:v 1500k -maxrate 2250k -bufsize 750k
+check "-b:v 1500k -maxrate 1500k -bufsize 1500k" same $c -- -b:v 1500k -maxrate 1500k -bufsize 1500k
+box=$(dirname "$CLIP")/box.mp4
+if [ -f "$box" ]; then
+    for f in "$CLIP" "$box"; do
+        "$FFMPEG" -nostdin -v error -i "$f" -an -frames:v 60 -vf scale=768:576 -pix_fmt yuv420p \
+            -f rawvideo - || exit 1
+    done > "$TMP/splice.yuv"
+    s="-f rawvideo -s 768x576 -pix_fmt yuv420p -i $TMP/splice.yuv"
+    check "splice, -sc_threshold 70" same $s -- -sc_threshold 70
+    check "splice, -tables flat -trellis 1 -mv_rd 1" same $s -- -tables flat -trellis 1 -mv_rd 1
+    check "splice, -b:v 1500k -maxrate 1500k -bufsize 1500k" same $s -- -b:v 1500k -maxrate 1500k -bufsize 1500k
+fi
 check "Q3 clip, -quality 50 -trellis 1" same -f lavfi -i "$Q3_CLIP" -- -quality 50 -me_range 1 -trellis 1
 check "Q3 clip, -quality 50"    refdec-fails -f lavfi -i "$Q3_CLIP" -- -quality 50 -me_range 1
 check "Q3 clip, -q:v 2"         same -f lavfi -i "$Q3_CLIP" -- -q:v 2 -me_range 1

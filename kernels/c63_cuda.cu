@@ -27,6 +27,8 @@
  *   c63_sc_hist,     scene cuts (c63_scene.h): the luma histogram, then the
  *   c63_sc_decide    keyframe decision into c63_scene, which the kernels
  *                    below read where the host passes them -1 for key
+ *   c63_activity     the activity of an input picture (c63_scene.h), for
+ *                    the buffer model of rate control
  *   c63_meN          full-search motion estimation (docs/c63-format.md
  *                    section 7.3), N candidate rows a work item
  *   c63_encode       motion compensation, residual, forward DCT,
@@ -114,8 +116,9 @@ c63_convert(C63ConvParams cp)
 
 /*
  * c63_sc_hist: C63_SC_ROWS of the counted rows (every other row) a thread
- * block, into c63_scene.hist[cur]; a thread reads two samples at a time
- * and counts the first (the padded plane has the second).
+ * block, into c63_scene.hist[cur] (or sp.hist); a thread reads two samples
+ * at a time and counts the first (an even stride and the padding of the
+ * plane or of the frame's rows hold the second).
  */
 extern "C" __global__ void __launch_bounds__(C63_SC_THREADS)
 c63_sc_hist(C63SceneParams sp)
@@ -136,7 +139,7 @@ c63_sc_hist(C63SceneParams sp)
     }
     __syncthreads();
     if (t < C63_SC_BINS && h[t])
-        atomicAdd(&c63_scene.hist[c63_scene.cur][t], h[t]);
+        atomicAdd(sp.hist ? (u32 *)sp.hist + t : &c63_scene.hist[c63_scene.cur][t], h[t]);
 }
 
 /* c63_sc_decide: one thread block of C63_SC_BINS threads. The histogram
@@ -161,6 +164,36 @@ c63_sc_decide(C63SceneParams sp)
         st->cur       = !cur;
     }
     st->hist[!cur][t] = 0;
+}
+
+/*
+ * c63_activity: c63_sc_activity() of a picture's luma, C63_SC_ROWS of the
+ * counted rows a thread block; each warp adds its sum into *sum.
+ */
+extern "C" __global__ void __launch_bounds__(C63_SC_THREADS)
+c63_activity(C63ActivityParams ap)
+{
+    const int t = threadIdx.x;
+    u32 s = 0;
+
+    for (int r = 0; r < C63_SC_ROWS; r++) {
+        const int y = 2 * (blockIdx.x * C63_SC_ROWS + r);
+        if (y >= ap.height)
+            break;
+        const u8 *p = (const u8 *)ap.luma + (size_t)y * ap.pitch;
+        for (int x = t; x < ap.width; x += C63_SC_THREADS) {
+            const int v = p[x];
+            if (x + 1 < ap.width)
+                s += abs(v - (int)p[x + 1]);
+            if (y + 1 < ap.height)
+                s += abs(v - (int)p[x + ap.pitch]);
+        }
+    }
+#pragma unroll
+    for (int m = 16; m; m >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, m);
+    if (!(t & 31) && s)
+        atomicAdd((unsigned long long *)ap.sum, (unsigned long long)s);
 }
 
 /* ------------------------------------------------------ motion estimation */

@@ -1,6 +1,6 @@
 /*
- * Codec63 scene cuts, shared by the c63 encoder (C) and c63_cuda (device
- * code)
+ * Codec63 input analysis (scene cuts, activity), shared by the c63 encoder
+ * (C) and c63_cuda (device code)
  *
  * This file is part of FFmpeg.
  *
@@ -30,6 +30,12 @@
  * change with motion, so a pan or a moving object is no cut; a new shot
  * almost always moves a third of the samples or more. All integer, so that
  * the CPU and the GPU cut at the same frames.
+ *
+ * The activity of a picture, what the buffer model of rate control
+ * expects a frame's bits to follow before it is coded, is the sum of the
+ * absolute differences between horizontal and vertical neighbours in its
+ * luma, over every other row (each counted row with the row below it),
+ * c63_sc_activity(); an integer too.
  */
 
 #ifndef KERNELS_C63_SCENE_H
@@ -57,13 +63,14 @@ typedef struct C63SceneState {
 
 /** Parameters of c63_sc_hist and c63_sc_decide. */
 typedef struct C63SceneParams {
-    unsigned long long luma;    ///< the padded luma plane (device address)
-    int stride;                 ///< its width
+    unsigned long long luma;    ///< the luma plane (device address)
+    unsigned long long hist;    ///< c63_sc_hist: unsigned[C63_SC_BINS] to add into (zeroed
+                                ///< before); 0: c63_scene.hist[c63_scene.cur]
+    int stride;                 ///< bytes a row of luma (even)
     int width, height;          ///< the picture
     int threshold;              ///< 1..100 (0: never a cut)
     int gop;                    ///< the longest keyframe interval
     int force;                  ///< the caller asks for a keyframe
-    int pad;
 } C63SceneParams;
 
 /** Samples a picture's histogram counts. */
@@ -95,7 +102,34 @@ KERNEL_INLINE int c63_sc_key(int force, int have_prev, int since_key, int gop, i
     return force || !have_prev || since_key >= gop || cut;
 }
 
+/** Parameters of c63_activity: the result is added to *sum (zeroed before). */
+typedef struct C63ActivityParams {
+    unsigned long long luma;    ///< the luma plane (device address)
+    unsigned long long sum;     ///< unsigned long long: the activity
+    int pitch;                  ///< bytes a row
+    int width, height;          ///< the picture
+} C63ActivityParams;
+
 #if !KERNEL_GPU
+/** The activity of a picture's luma (stride bytes a row). */
+static inline unsigned long long c63_sc_activity(const unsigned char *luma, ptrdiff_t stride,
+                                                 int width, int height)
+{
+    unsigned long long sum = 0;
+
+    for (int y = 0; y < height; y += 2) {
+        const unsigned char *p = luma + y * stride;
+        unsigned s = 0;
+        for (int x = 0; x + 1 < width; x++)
+            s += p[x] > p[x + 1] ? p[x] - p[x + 1] : p[x + 1] - p[x];
+        if (y + 1 < height)
+            for (int x = 0; x < width; x++)
+                s += p[x] > p[x + stride] ? p[x] - p[x + stride] : p[x + stride] - p[x];
+        sum += s;
+    }
+    return sum;
+}
+
 /** The histogram of a picture's luma (stride bytes a row) into hist. */
 static inline void c63_sc_hist(unsigned int *hist, const unsigned char *luma, ptrdiff_t stride,
                                int width, int height)

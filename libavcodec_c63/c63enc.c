@@ -604,7 +604,10 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
     key = c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I, s->nb_submitted > 0, s->since_key,
                      avctx->gop_size, cut);
     /* the buffers of the frame two before are free: its packet is out */
-    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, &b->qscale)) < 0 ||
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key,
+                                 s->rc.vbv ? c63_sc_activity(frame->data[0], frame->linesize[0],
+                                                             avctx->width, avctx->height) : 0,
+                                 &b->qscale)) < 0 ||
         (ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;
 

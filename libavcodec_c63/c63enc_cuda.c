@@ -162,6 +162,12 @@ typedef struct C63CudaSlot {
     uint8_t   hdr[C63_HEADER_SIZE]; ///< and its header, with those tables
 } C63CudaSlot;
 
+/** What the host learns of a CUDA frame's input with a buffer model. */
+typedef struct C63InputStats {
+    uint64_t activity;              ///< c63_sc_activity()
+    unsigned hist[C63_SC_BINS];     ///< c63_sc_hist(), with scene cuts
+} C63InputStats;
+
 typedef struct C63CudaEncContext {
     const AVClass *class;
     int   qp;
@@ -180,6 +186,7 @@ typedef struct C63CudaEncContext {
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
     CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd, f_sc_hist, f_sc_decide;
+    CUfunction           f_activity;
     CUfunction           f_me[2];       ///< luma's and chroma's c63_me<C63_ME_NR(range)>
     CUfunction           f_ec[NB_EC];
     tcuMemAllocHost     *mem_alloc_host;
@@ -195,6 +202,11 @@ typedef struct C63CudaEncContext {
     size_t      plane_size[3], plane_off[3], total;  ///< padded planes
     size_t      in_off[3], in_size;                  ///< staged input planes
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
+    /* with a buffer model, rate control needs each frame's kind and
+     * activity before it is queued: the host decides scene cuts */
+    CUdeviceptr d_in_stats;         ///< C63InputStats of a CUDA frame
+    struct C63InputStats *in_stats; ///< pinned: the same
+    unsigned    hist[2][C63_SC_BINS]; ///< luma histograms of the last two frames queued
     CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
     C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
     C63EncParams encp;              ///< c63_encode's; rec, ref, key and lambda per frame
@@ -576,7 +588,8 @@ static av_cold int load_kernels(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rd, s->module, "c63_encode_rd"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  s->module, "c63_mv_rd")))   < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_hist, s->module, "c63_sc_hist"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_decide, s->module, "c63_sc_decide"))) < 0)
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_decide, s->module, "c63_sc_decide"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_activity, s->module, "c63_activity"))) < 0)
         return ret;
     for (int p = 0; p < 2; p++) {
         char name[16];
@@ -608,6 +621,10 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mv,       mv_bytes)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0)
         return ret;
+    if (s->rc.vbv &&
+        ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_in_stats, sizeof(*s->in_stats)))) < 0 ||
+         (ret = alloc_host(avctx, s, (void **)&s->in_stats, sizeof(*s->in_stats))) < 0))
+        return ret;
     if ((ret = init_entropy(avctx)) < 0)
         return ret;
     s->enc_grid  = c63_enc_layout(&s->encp, g->w, g->h);
@@ -624,7 +641,6 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->mvrdp.mv   = s->d_mv;
     s->mvrdp.orig = s->d_orig;
     s->mvrdp.nrows = 0;
-    s->mvrdp.sc    = !!s->sc_threshold;
     for (int p = 0; p < 3; p++) {
         s->mvrdp.p[p].w         = g->w[p];
         s->mvrdp.p[p].h         = g->h[p];
@@ -813,6 +829,65 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
     return CHECK_CU(cu->cuStreamWaitEvent(s->stream, sl->ev_in, 0));
 }
 
+/*
+ * With a buffer model: the activity of the frame's input and whether it
+ * starts a new scene (c63_scene.h), which rate control needs before it
+ * gives the frame its scale. Computed on the host for a system-memory
+ * frame, and for a CUDA frame by c63_activity and c63_sc_hist on the
+ * upload stream, which waits only for the frame (not for the frames
+ * before it on the compute stream).
+ */
+static int input_analysis(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *frame,
+                          CUdeviceptr luma, int pitch, uint64_t *act, int *cut)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    const C63Geometry *g = &s->geo;
+    unsigned *h = s->hist[s->nb_submitted & 1];
+    const int rows = (g->height + 1) >> 1, grid = (rows + C63_SC_ROWS - 1) / C63_SC_ROWS;
+    C63ActivityParams ap = {
+        .luma   = luma,
+        .sum    = s->d_in_stats + offsetof(C63InputStats, activity),
+        .pitch  = pitch,
+        .width  = g->width,
+        .height = g->height,
+    };
+    C63SceneParams sp = {
+        .luma   = luma,
+        .hist   = s->d_in_stats + offsetof(C63InputStats, hist),
+        .stride = pitch,
+        .width  = g->width,
+        .height = g->height,
+    };
+    void *aargs[] = { &ap }, *hargs[] = { &sp };
+    int ret;
+
+    if (frame->format != AV_PIX_FMT_CUDA) {
+        *act = c63_sc_activity(frame->data[0], frame->linesize[0], g->width, g->height);
+        if (s->sc_threshold)
+            c63_sc_hist(h, frame->data[0], frame->linesize[0], g->width, g->height);
+    } else {
+        if ((ret = CHECK_CU(cu->cuStreamWaitEvent(s->up_stream, sl->ev_in, 0))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_in_stats, 0, sizeof(*s->in_stats),
+                                                s->up_stream))) < 0 ||
+            (ret = CHECK_CU(cu->cuLaunchKernel(s->f_activity, grid, 1, 1, C63_SC_THREADS, 1, 1,
+                                               0, s->up_stream, aargs, NULL))) < 0 ||
+            (s->sc_threshold &&
+             (ret = CHECK_CU(cu->cuLaunchKernel(s->f_sc_hist, grid, 1, 1, C63_SC_THREADS, 1, 1,
+                                                0, s->up_stream, hargs, NULL))) < 0) ||
+            (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(s->in_stats, s->d_in_stats, sizeof(*s->in_stats),
+                                                  s->up_stream))) < 0 ||
+            (ret = CHECK_CU(cu->cuStreamSynchronize(s->up_stream))) < 0)
+            return ret;
+        *act = s->in_stats->activity;
+        memcpy(h, s->in_stats->hist, sizeof(s->in_stats->hist));
+    }
+    *cut = s->sc_threshold && s->nb_submitted &&
+           c63_sc_cut(c63_sc_change(h, s->hist[!(s->nb_submitted & 1)]), g->width, g->height,
+                      s->sc_threshold);
+    return 0;
+}
+
 static int launch3(AVCodecContext *avctx, CUfunction f, int gx, int gy, int gz, int tx, int ty,
                    unsigned shmem, void **args)
 {
@@ -835,17 +910,16 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     enum AVPixelFormat fmt;
     CUdeviceptr src[3], ref, rec;
     C63RDParams rd;
-    int pitch[3], ret, key;
+    uint64_t act = 0;
+    int pitch[3], ret, key, cut = 0;
     CUcontext dummy;
 
     /* The keyframe count and the reference change only when the frame is
      * queued: a frame refused here (another CUDA context, another format)
      * or a failed call leaves them as they were, so that the frames that
      * follow are coded against the last frame that was. With scene cuts
-     * the kernels decide (key -1: c63_scene.key) and the packet says. */
-    key = s->sc_threshold ? -1 : c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I,
-                                            s->nb_submitted > 0, s->since_key,
-                                            avctx->gop_size, 0);
+     * the kernels decide (key -1: c63_scene.key) and the packet says,
+     * unless a buffer model needs the decision before (input_analysis()). */
     rec = s->d_recon[!s->cur];
     ref = s->d_recon[s->cur];
     sl->pts      = frame->pts;
@@ -859,7 +933,12 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     /* Rate control: the frame's tables, and its header with them, for
      * c63_encode and the coder (queued after the frame before's kernels;
      * copies from pageable memory are staged at once). */
-    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, &sl->qscale)) < 0)
+    if (s->rc.vbv && (ret = input_analysis(avctx, sl, frame, src[0], pitch[0], &act, &cut)) < 0)
+        goto end;
+    key = s->sc_threshold && !s->rc.vbv ? -1 :
+          c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I, s->nb_submitted > 0, s->since_key,
+                     avctx->gop_size, cut);
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, act, &sl->qscale)) < 0)
         goto end;
     if (s->rc.mode == C63_RC_QUALITY) {
         ff_c63_rd_params(&rd, s->q, avctx->trellis, s->mv_rd);
@@ -901,7 +980,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[1], s->stream))) < 0)
         goto end;
 
-    if (s->sc_threshold) {
+    if (key < 0) {
         C63SceneParams sp = {
             .luma      = s->d_orig,
             .stride    = g->w[0],
@@ -928,7 +1007,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             int w = g->w[p], h = g->h[p], r = s->range[p], nr = C63_ME_NR(r);
             int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, nr);
             int zstride = p ? s->plane_off[2] - s->plane_off[1] : 0;
-            int sc = !!s->sc_threshold;
+            int sc = key < 0;
             void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride, &sc };
             if ((ret = launch3(avctx, s->f_me[p], w / 8, h / 8, p ? 2 : 1,
                                C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
@@ -939,6 +1018,7 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             void *args[] = { &mp };
             mp.ref       = ref;
             mp.lambda_me = rd.lambda_me;
+            mp.sc        = key < 0;
             if ((ret = launch(avctx, s->f_mv_rd,
                               (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
                               32 * C63_MVRD_WARPS, 1, 0, args)) < 0)
@@ -1124,6 +1204,8 @@ static av_cold void free_gpu(C63CudaEncContext *s)
     if (s->d_coef)     cu->cuMemFree(s->d_coef);
     if (s->d_mv)       cu->cuMemFree(s->d_mv);
     if (s->d_q)        cu->cuMemFree(s->d_q);
+    if (s->d_in_stats) cu->cuMemFree(s->d_in_stats);
+    free_host(s, (void **)&s->in_stats);
     if (s->d_ec)       cu->cuMemFree(s->d_ec);
     if (s->copy_stream) {
         cu->cuStreamSynchronize(s->copy_stream);

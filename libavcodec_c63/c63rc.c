@@ -28,6 +28,17 @@
  * give the scale at which frames cost what they are given on average, and
  * the bits spent beyond (or short of) what the frames so far were given
  * scale it up (down) until they are caught up.
+ *
+ * With -maxrate and -bufsize the scale is then bounded by the decoder's
+ * buffer. There a frame's bits are expected from its input and its kind
+ * before it is coded, as ratio x (activity + area) / q^ALPHA
+ * (c63_scene.h), with the ratios learnt from keyframes and from inter
+ * frames, their mean and a decaying maximum of each: the scale is coarse
+ * enough that the frame, were it VBV_SAFETY times as costly as the maximum
+ * says, leaves VBV_LOW of the buffer after the frames in flight took as
+ * much, and, where the channel never stops (-maxrate = -b:v), fine enough
+ * that it takes out what would overflow the buffer, were it VBV_SAFETY
+ * times less costly than the mean says.
  */
 
 #include <inttypes.h>
@@ -54,6 +65,14 @@
 /* the bits spent beyond what was given that double the scale, in seconds
  * of the bitrate */
 #define BUFFER_SECS 1.0
+/* the share of the buffer a frame as costly as a keyframe must leave */
+#define VBV_LOW     0.1
+/* how much costlier than the maximum, or cheaper than the mean, a frame may be */
+#define VBV_SAFETY  1.25
+/* the weight of the maximum ratio one frame of its kind later */
+#define VBV_MAX_DECAY 0.95
+/* the ratio until a frame of the kind is known */
+#define VBV_RATIO_PRIOR 1.0
 
 /* room for one line of first-pass statistics */
 /* lambda = C63_RD_LAMBDA x step^2 (squared error per bit): about what
@@ -109,23 +128,120 @@ static int read_stats(C63RateControl *rc, AVCodecContext *avctx)
     return 0;
 }
 
+/* The buffer model of -maxrate, -bufsize and -rc_init_occupancy. */
+static int vbv_init(C63RateControl *rc, AVCodecContext *avctx, double fps)
+{
+    if (!avctx->rc_max_rate && !avctx->rc_min_rate && !avctx->rc_buffer_size &&
+        !avctx->rc_initial_buffer_occupancy)
+        return 0;
+    if (avctx->rc_max_rate <= 0 || avctx->rc_buffer_size <= 0) {
+        av_log(avctx, AV_LOG_ERROR, "A buffer model needs both -maxrate and -bufsize\n");
+        return AVERROR(EINVAL);
+    }
+    if (avctx->rc_max_rate < avctx->bit_rate) {
+        av_log(avctx, AV_LOG_ERROR, "-maxrate %"PRId64" is below -b:v %"PRId64"\n",
+               avctx->rc_max_rate, avctx->bit_rate);
+        return AVERROR(EINVAL);
+    }
+    if (avctx->rc_min_rate && (avctx->rc_min_rate != avctx->rc_max_rate ||
+                               avctx->rc_min_rate != avctx->bit_rate)) {
+        av_log(avctx, AV_LOG_ERROR, "-minrate applies only as a constant bitrate, equal to "
+               "-b:v and -maxrate\n");
+        return AVERROR(EINVAL);
+    }
+    if (avctx->rc_initial_buffer_occupancy < 0 ||
+        avctx->rc_initial_buffer_occupancy > avctx->rc_buffer_size) {
+        av_log(avctx, AV_LOG_ERROR, "-rc_init_occupancy %d out of range 0..%d (-bufsize)\n",
+               avctx->rc_initial_buffer_occupancy, avctx->rc_buffer_size);
+        return AVERROR(EINVAL);
+    }
+    rc->vbv        = avctx->rc_max_rate == avctx->bit_rate ? C63_VBV_CONSTANT : C63_VBV_CAPPED;
+    rc->vbv_size   = avctx->rc_buffer_size;
+    rc->vbv_in     = avctx->rc_max_rate / fps;
+    /* libavcodec's default: three quarters of the buffer */
+    rc->vbv_fill   = avctx->rc_initial_buffer_occupancy ? avctx->rc_initial_buffer_occupancy
+                                                        : avctx->rc_buffer_size * 3.0 / 4;
+    rc->pixels     = (double)avctx->width * avctx->height;
+    /* at a constant bitrate the bits over or short of the target are what
+     * the buffer lost or gained: catch them up within half of it */
+    if (rc->vbv == C63_VBV_CONSTANT)
+        rc->buffer_bits = FFMIN(rc->buffer_bits, rc->vbv_size / 2);
+    return 0;
+}
+
+/* Frame n of size bits leaves the buffer, and the bits of a frame's time
+ * arrive. */
+static void vbv_update(C63RateControl *rc, AVCodecContext *avctx, int64_t n, double bits)
+{
+    if (bits > rc->vbv_fill) {
+        rc->nb_under++;
+        av_log(avctx, AV_LOG_WARNING, "Frame %"PRId64" underflows the buffer by %.0f bits\n",
+               n, bits - rc->vbv_fill);
+    }
+    rc->vbv_fill = FFMAX(rc->vbv_fill - bits, 0) + rc->vbv_in;
+    if (rc->vbv_fill > rc->vbv_size) {
+        if (rc->vbv == C63_VBV_CONSTANT) {
+            rc->nb_over++;
+            av_log(avctx, AV_LOG_WARNING, "Frame %"PRId64" overflows the buffer by %.0f bits\n",
+                   n, rc->vbv_fill - rc->vbv_size);
+        }
+        rc->vbv_fill = rc->vbv_size;
+    }
+}
+
+/* The bits of frame slot i at scale q from the ratios of its kind, their
+ * mean (m = 0) or maximum (m = 1); a frame of unknown kind is taken as the
+ * costlier. */
+static double vbv_bits(const C63RateControl *rc, int i, double q, int m)
+{
+    const double key   = rc->ratio_key[m] ? rc->ratio_key[m] : VBV_RATIO_PRIOR;
+    const double inter = rc->ratio_inter[m] ? rc->ratio_inter[m] : key;
+    const double ratio = rc->key[i] > 0 ? key : rc->key[i] ? FFMAX(key, inter) : inter;
+
+    return ratio * (rc->act[i] + rc->pixels) * pow(q, -ALPHA);
+}
+
+/* The scale q of frame n bounded by the buffer (see the top). */
+static double vbv_q(C63RateControl *rc, int64_t n, double q)
+{
+    const int slot = n % (C63_RC_LAG + 1);
+    double low = rc->vbv_fill, high = rc->vbv_fill, room;
+
+    /* the frames in flight: costlier (low) and less costly (high) */
+    for (int64_t j = rc->nb_done; j < n; j++) {
+        const int i = j % (C63_RC_LAG + 1);
+        low  = FFMAX(low  - VBV_SAFETY * vbv_bits(rc, i, rc->q[i], 1), 0) + rc->vbv_in;
+        high = FFMAX(high - vbv_bits(rc, i, rc->q[i], 0) / VBV_SAFETY, 0) + rc->vbv_in;
+        low  = FFMIN(low,  rc->vbv_size);
+        high = FFMIN(high, rc->vbv_size);
+    }
+    /* the bits at scale 1 give the scale of any bits: q = (bits1 / bits)^(1 / ALPHA) */
+    if (rc->vbv == C63_VBV_CONSTANT && high + rc->vbv_in > rc->vbv_size)
+        q = FFMIN(q, pow(vbv_bits(rc, slot, 1, 0) / VBV_SAFETY /
+                         (high + rc->vbv_in - rc->vbv_size), 1 / ALPHA));
+    room = low - VBV_LOW * rc->vbv_size;
+    return room > 0 ? FFMAX(q, pow(VBV_SAFETY * vbv_bits(rc, slot, 1, 1) / room, 1 / ALPHA))
+                    : C63_QSCALE_MAX;
+}
+
 int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
 {
     const int cq = !!(avctx->flags & AV_CODEC_FLAG_QSCALE);
     const int qlimits = avctx->qmin != QMIN_DEFAULT || avctx->qmax != QMAX_DEFAULT;
     double fps;
+    int ret;
 
     memset(rc, 0, sizeof(*rc));
     rc->mode = C63_RC_QUALITY;
-    if (avctx->rc_max_rate > 0 || avctx->rc_min_rate > 0 || avctx->rc_buffer_size != 0) {
-        av_log(avctx, AV_LOG_ERROR,
-               "-minrate, -maxrate and -bufsize are not supported: c63 controls the average "
-               "bitrate (-b:v, in one or two passes) or codes at a constant scale (-q:v)\n");
-        return AVERROR(EINVAL);
-    }
     rc->pass = avctx->flags & AV_CODEC_FLAG_PASS1 ? 1 : avctx->flags & AV_CODEC_FLAG_PASS2 ? 2 : 0;
     if (rc->pass && (cq || avctx->bit_rate <= 0)) {
         av_log(avctx, AV_LOG_ERROR, "-pass needs -b:v (and no -q:v)\n");
+        return AVERROR(EINVAL);
+    }
+    if ((avctx->rc_max_rate > 0 || avctx->rc_min_rate > 0 || avctx->rc_buffer_size ||
+         avctx->rc_initial_buffer_occupancy) && (cq || avctx->bit_rate <= 0)) {
+        av_log(avctx, AV_LOG_ERROR, "-maxrate, -minrate, -bufsize and -rc_init_occupancy "
+               "apply only with -b:v\n");
         return AVERROR(EINVAL);
     }
     if (!cq && avctx->bit_rate <= 0) {
@@ -179,6 +295,8 @@ int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
     rc->frame_bits  = avctx->bit_rate / fps;
     rc->key_share   = 1.0 / avctx->gop_size;
     rc->buffer_bits = avctx->bit_rate * BUFFER_SECS;
+    if ((ret = vbv_init(rc, avctx, fps)) < 0)
+        return ret;
     /* the first C63_RC_LAG frames: the scale that the model gives at the
      * bits per pixel asked for */
     rc->qscale = av_clipd(pow(rc->frame_bits / ((double)avctx->width * avctx->height) / BPP_AT_Q1,
@@ -191,7 +309,7 @@ int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp)
 }
 
 /* the size of frame nb_done into the model */
-static void take_in(C63RateControl *rc)
+static void take_in(C63RateControl *rc, AVCodecContext *avctx)
 {
     const int i = rc->nb_done++ % (C63_RC_LAG + 1);
     /* a frame whose packet was lost (an error the caller has had) counts
@@ -199,11 +317,20 @@ static void take_in(C63RateControl *rc)
     const double bits = rc->bits[i] >= 0 ? rc->bits[i] : rc->frame_bits;
     const double cplx = bits * pow(rc->q[i], ALPHA);
 
-    if (rc->key[i]) {
+    if (rc->key[i] > 0) {
         rc->cplx_key = rc->nb_key++ ? (rc->cplx_key + cplx) / 2 : cplx;
     } else {
         rc->cplx_inter_sum = rc->cplx_inter_sum * DECAY + cplx;
         rc->inter_weight   = rc->inter_weight   * DECAY + 1;
+    }
+    if (rc->vbv) {
+        const double ratio = cplx / (rc->act[i] + rc->pixels);
+        double *r = rc->key[i] > 0 ? rc->ratio_key : rc->ratio_inter;
+        r[0] = r[0] ? (r[0] + ratio) / 2 : ratio;
+        r[1] = FFMAX(r[1] * VBV_MAX_DECAY, ratio);
+        av_log(avctx, AV_LOG_DEBUG, "rc: frame %"PRId64"%s: %.0f bits, complexity / (activity "
+               "+ area) %.3f\n", rc->nb_done - 1, rc->key[i] > 0 ? " (key)" : "", bits, ratio);
+        vbv_update(rc, avctx, rc->nb_done - 1, bits);
     }
     rc->bits_total   += bits;
     rc->wanted_total += rc->frame_bits;
@@ -227,7 +354,8 @@ static double second_pass_q(C63RateControl *rc, int64_t n)
     return pow(fix * rc->cplx_left / left, 1 / ALPHA);
 }
 
-int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, double *qscale)
+int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key,
+                      uint64_t activity, double *qscale)
 {
     const int slot = n % (C63_RC_LAG + 1);
     double q;
@@ -244,7 +372,7 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, doub
 
     /* take in the frames that are C63_RC_LAG or more before this one */
     while (rc->nb_done <= n - C63_RC_LAG)
-        take_in(rc);
+        take_in(rc, avctx);
     /* the complexity of the frames from n on (second pass) */
     while (rc->pass == 2 && rc->nb_planned < n)
         rc->cplx_left -= rc->stats[rc->nb_planned++].cplx;
@@ -274,8 +402,12 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, doub
                "inter %.0f), %.0f bits over, scale %.3f\n", n, cplx,
                rc->cplx_key, cplx_inter, rc->bits_total - rc->wanted_total, q);
     }
+    /* the buffer may take the scale past -qmin and -qmax */
+    rc->act[slot] = activity;
+    rc->key[slot] = key;
+    if (rc->vbv)
+        q = av_clipd(vbv_q(rc, n, q), C63_QSCALE_MIN, C63_QSCALE_MAX);
     rc->q[slot]    = q;
-    rc->key[slot]  = 0;
     rc->bits[slot] = -1;
     *qscale = q;
     return 0;
@@ -321,7 +453,7 @@ void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)
         return;
     rc->ended = 1;
     while (rc->nb_done < nb_frames)
-        take_in(rc);
+        take_in(rc, avctx);
     if (!rc->nb_done)
         return;
     off = rc->bits_total / rc->wanted_total - 1;
@@ -329,6 +461,10 @@ void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)
         av_log(avctx, AV_LOG_WARNING, "The stream is %.1f%% above the bitrate asked for: "
                "%"PRId64" of %"PRId64" frames needed a scale coarser than -qmax %g (at most %d)\n",
                100 * off, rc->nb_above, rc->nb_done, rc->qmax, C63_QSCALE_MAX);
+    if (rc->nb_under || rc->nb_over)
+        av_log(avctx, AV_LOG_WARNING, "%"PRId64" of %"PRId64" frames underflowed and %"PRId64
+               " overflowed the buffer (-bufsize %.0f bits at -maxrate)\n", rc->nb_under,
+               rc->nb_done, rc->nb_over, rc->vbv_size);
     if (rc->nb_below && off < -0.02)
         av_log(avctx, AV_LOG_WARNING, "The stream is %.1f%% below the bitrate asked for: "
                "%"PRId64" of %"PRId64" frames needed a scale finer than -qmin %g (at least %d)\n",

@@ -70,28 +70,50 @@ typedef struct C63RateControl {
     double  predicted;      ///< bits the model gave the frames taken in
     int     key_warned;
     int     ended;          ///< ff_c63_rc_end() has run
+    /* the decoder's buffer (-maxrate, -bufsize): bits arrive at -maxrate
+     * and each frame's leave at its time */
+    enum {
+        C63_VBV_NONE,
+        C63_VBV_CAPPED,     ///< -maxrate above -b:v: a full buffer stops the channel
+        C63_VBV_CONSTANT,   ///< -maxrate = -b:v: the channel never stops, so a full
+                            ///< buffer overflows
+    } vbv;
+    double  vbv_size;       ///< -bufsize
+    double  vbv_in;         ///< bits that arrive in a frame's time
+    double  vbv_fill;       ///< bits in the buffer before frame nb_done leaves it
+    /* complexity over activity + area (0: none yet): [0] the mean, [1] a
+     * decaying maximum */
+    double  ratio_key[2];   ///< of keyframes
+    double  ratio_inter[2]; ///< of inter frames
+    double  pixels;         ///< the picture's area
+    int64_t nb_under, nb_over; ///< frames that under- and overflowed it
     /* the scale of each frame in flight, and its size once known */
     double  q[C63_RC_LAG + 1];
     int     key[C63_RC_LAG + 1];
     int64_t bits[C63_RC_LAG + 1];
+    double  act[C63_RC_LAG + 1];    ///< with a buffer: the activity of each frame in flight
 } C63RateControl;
 
 /**
  * Set up rate control from the context's options (-b:v, -q:v, -qmin,
- * -qmax, -pass and the first pass's statistics) and refuse those that do
- * not apply. qp is the -quality option.
+ * -qmax, -pass and the first pass's statistics, -maxrate, -minrate,
+ * -bufsize, -rc_init_occupancy) and refuse those that do not apply. qp is
+ * the -quality option.
  */
 int ff_c63_rc_init(C63RateControl *rc, AVCodecContext *avctx, int qp);
 
 /**
  * The quantiser scale of frame n (frames are asked for in order; asking
- * again for the same n after a failure is allowed). The sizes of frames
+ * again for the same n after a failure is allowed), a keyframe if key
+ * (-1: not known yet), whose input has the activity of c63_sc_activity().
+ * Both are needed with a buffer model (rc->vbv set); else they are unused. The sizes of frames
  * 0 .. n - C63_RC_LAG must have been given to ff_c63_rc_packet(); one that
  * was not (its packet was lost) counts as the bits it was given, as an
  * inter frame. *qscale is 0 without rate control. Fails on a
  * second pass's frame that the first pass did not have.
  */
-int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, double *qscale);
+int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int key,
+                      uint64_t activity, double *qscale);
 
 /**
  * Frame n's packet, coded at qscale (what ff_c63_rc_frame_q() gave), a
@@ -108,7 +130,8 @@ void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx);
 /**
  * After the last packet (frames 0 .. nb_frames - 1 given to
  * ff_c63_rc_packet()): warn if the stream missed the bitrate because the
- * scale was held at -qmin or -qmax. Only the first call does anything.
+ * scale was held at -qmin or -qmax, or if frames under- or overflowed the
+ * buffer. Only the first call does anything.
  */
 void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames);
 

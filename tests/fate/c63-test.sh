@@ -254,6 +254,40 @@ rd)         # rate-distortion options on a stored vector: the stream's md5,
     awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
          END { printf "frames: %d\nmean psnr_avg: %.2f dB\n", n, s / n }' "$TMP/psnr"
     ;;
+vbv)        # -b:v RATE with the buffer -maxrate MAX -bufsize SIZE (and
+            # -rc_init_occupancy INIT unless 0; MAX = RATE: a constant
+            # bitrate) over FRAMES of a lavfi source (or the spliced vector,
+            # splice): the stream's md5, its bitrate within TOL percent of
+            # RATE, and the leaky-bucket check of vbv-check.awk
+    src=$1 frames=$2 rate=$3 max=$4 size=$5 init=$6 tol=$7; shift 7
+    if [ "$src" = splice ]; then
+        vector_yuv splice "$TMP/in.yuv" || exit 1
+        set -- -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" "$@"
+    else
+        set -- -f lavfi -i "$src" "$@"
+    fi
+    [ "$init" = 0 ] || set -- "$@" -rc_init_occupancy "$init"
+    ff "$@" -frames:v "$frames" -c:v c63 -b:v "$rate" -maxrate "$max" -bufsize "$size" \
+       -f c63 "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
+    bitrate_within "$TMP/x.c63" "$rate" "$tol" || exit 1
+    fr=$("$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63")
+    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" |
+        awk -f "$(dirname "$0")/vbv-check.awk" -v fps="$fr" -v rate="$max" -v size="$size" \
+            -v init="$init" -v constant="$([ "$rate" = "$max" ] && echo 1 || echo 0)"
+    ;;
+vbv-none)   # the check of vbv-check.awk on a stream coded with -b:v RATE but
+            # no buffer model, against -maxrate RATE -bufsize SIZE: it must
+            # find violations (it would pass streams it cannot judge)
+    rate=$1 size=$2
+    vector_yuv splice "$TMP/in.yuv" || exit 1
+    ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 -b:v "$rate" \
+       -f c63 "$TMP/x.c63" || exit 1
+    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" |
+        awk -f "$(dirname "$0")/vbv-check.awk" -v fps=25/1 -v rate="$rate" -v size="$size" \
+            -v constant=1 && { echo "no violation found"; exit 1; }
+    echo "violations found"
+    ;;
 scenecut)   # scene cuts on a spliced clip (vector_yuv splice) with the options
             # given: the stream's md5, its keyframes and the frames decoded
     vector_yuv splice "$TMP/in.yuv" || exit 1

@@ -111,7 +111,7 @@ fate-c63-refuse-quality-51:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 
 fate-c63-refuse-gop-0:       CMD = $(C63_TEST) refuse testsrc2=s=32x32 -g 0
 fate-c63-refuse-me-range-65: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -me_range 65
 fate-c63-refuse-size-65536:  CMD = $(C63_TEST) refuse testsrc2=s=65536x2
-# rate control: what it does not do, and what does not go together
+# rate control: what does not go together
 fate-c63-refuse-maxrate:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k -maxrate 1M
 fate-c63-refuse-pass-1:      CMD = $(C63_TEST) refuse testsrc2=s=32x32 -pass 1 -passlogfile $(TARGET_PATH)/tests/data/fate/c63-refuse-pass-1
 fate-c63-refuse-q-1:         CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 1
@@ -182,6 +182,30 @@ fate-c63-scenecut-annexk:  CMD = $(C63_TEST) scenecut -sc_threshold 70
 fate-c63-scenecut-g:       CMD = $(C63_TEST) scenecut -tables flat -g 20
 fate-c63-scenecut-bitrate: CMD = $(C63_TEST) scenecut -b:v 3M
 FATE_C63_ALL += $(FATE_C63_SC)
+
+# Buffer model: -maxrate and -bufsize, checked by tests/fate/vbv-check.awk
+# (a leaky bucket written apart from the encoder): capped at 1.5 x -b:v,
+# constant (-maxrate = -b:v) on a clip whose detail grows, the same on the
+# spliced clip with its scene cuts (and the rate-distortion options; its
+# noise at the end is more than 58 frames can catch up with, hence the
+# looser bitrate), and a nearly empty buffer at the start; the options
+# that do not apply.
+FATE_C63_VBV = fate-c63-vbv-capped fate-c63-vbv-constant fate-c63-vbv-splice-capped \
+               fate-c63-vbv-splice-constant fate-c63-vbv-init-low
+fate-c63-vbv-capped:          CMD = $(C63_TEST) vbv mandelbrot=s=320x240:r=25 300 1000000 1500000 500000 0 3
+fate-c63-vbv-constant:        CMD = $(C63_TEST) vbv mandelbrot=s=320x240:r=25 300 1000000 1000000 300000 0 3
+fate-c63-vbv-splice-capped:   CMD = $(C63_TEST) vbv splice 58 2000000 3000000 1000000 0 25 -tables flat -trellis 1 -mv_rd 1
+fate-c63-vbv-splice-constant: CMD = $(C63_TEST) vbv splice 58 2000000 2000000 2000000 0 25
+fate-c63-vbv-init-low:        CMD = $(C63_TEST) vbv testsrc2=s=176x144:r=25 100 600000 900000 600000 20000 10
+FATE_C63_VBV += fate-c63-vbv-none
+fate-c63-vbv-none:            CMD = $(C63_TEST) vbv-none 2000000 1000000
+FATE_C63_VBV += fate-c63-refuse-vbv-below fate-c63-refuse-vbv-minrate \
+                fate-c63-refuse-vbv-q fate-c63-refuse-vbv-init
+fate-c63-refuse-vbv-below:    CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 1M -maxrate 500k -bufsize 1M
+fate-c63-refuse-vbv-minrate:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 1M -minrate 500k -maxrate 2M -bufsize 1M
+fate-c63-refuse-vbv-q:        CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 4 -maxrate 1M -bufsize 1M
+fate-c63-refuse-vbv-init:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 1M -maxrate 2M -bufsize 1M -rc_init_occupancy 2M
+FATE_C63_ALL += $(FATE_C63_VBV)
 
 # ecserial: the GPU entropy coder's logic (kernels/c63_ec.h) run on the CPU
 # (c63ec_serial.h) on the coefficients and vectors of the c63 encoder's row

@@ -36,8 +36,8 @@ classify() {
     esac
     if [ $status -eq 124 ]; then
         echo "$label: HANG"
-    elif grep -qi 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small' "$TMP/err"; then
-        echo "$label: refused: $(grep -m1 -i 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small' "$TMP/err" |
+    elif grep -qi 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small\|apply only' "$TMP/err"; then
+        echo "$label: refused: $(grep -m1 -i 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small\|apply only' "$TMP/err" |
                                  sed 's/^\[[^]]*\] *//; s/ 0x[0-9a-f]*//g')"
     elif [ $status -eq 0 ] || grep -qi 'libcuda\|CUDA device' "$TMP/err" ||
          { [ "$name" = cudadiff ] && grep -q 'Impossible to convert' "$TMP/err"; }; then
@@ -55,8 +55,8 @@ $FF -hide_banner -h "$kind=$name" 2>/dev/null |
     sed -n 's/^ *-\{0,1\}\([a-z_0-9]*\)  *<\(int\|int64\|boolean\|float\|double\)>.*(from \([-0-9.INT_MAX]*\) to \([-0-9.INT_MAX]*\)).*/\1 \3 \4/p;
             s/^ *-\{0,1\}\([a-z_0-9]*\)  *<boolean>.*/\1 0 1/p' | sort -u > "$TMP/opts"
 # generic codec options the encoders check themselves
-# (and the rate control ones: the c63 encoders take -b:v and -q:v 2..255,
-# and refuse the others)
+# (and the rate control ones: the c63 encoders take -b:v and -q:v 2..255;
+# -maxrate and -bufsize only with -b:v, so alone they are refused)
 [ "$kind" = encoder ] && printf 'g 1 INT_MAX\nme_range 0 64\n' >> "$TMP/opts"
 case $kind:$name in
 encoder:c63*) printf 'b 0 0\nmaxrate 0 0\nbufsize 0 0\nq:v 2 255\n' >> "$TMP/opts" ;;

@@ -105,7 +105,7 @@ static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module, bench_module;
 static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd, f_peak, f_drawtext, f_drawtext_inline;
-static CUfunction f_sc_hist, f_sc_decide;
+static CUfunction f_sc_hist, f_sc_decide, f_activity;
 static CUdeviceptr d_scene;             /* c63_scene of the module */
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
@@ -817,8 +817,44 @@ static void test_scene_case(int w, int h, int threshold, int gop)
     report(name, detail.empty(), detail);
 }
 
+/* c63_activity against c63_sc_activity(): pictures of each content at
+ * sizes from 1x1 up, with a pitch wider than the picture. */
+static void test_activity_case(int w, int h, Content c)
+{
+    if ((long)w * h > max_area)
+        return;
+    const int pitch = FFALIGN(w, 16) + 32;
+    std::vector<uint8_t> plane((size_t)pitch * h);
+    fill(plane, pitch, h, c, 1);
+    const unsigned long long cpu = c63_sc_activity(plane.data(), pitch, w, h);
+    DevBuf dl(plane.size()), ds(8);
+    unsigned long long gpu = 0;
+    C63ActivityParams ap = {};
+    ap.luma = dl.p;
+    ap.sum = ds.p;
+    ap.pitch = pitch;
+    ap.width = w;
+    ap.height = h;
+    void *args[] = { &ap };
+    dl.up(plane.data(), plane.size());
+    ds.up(&gpu, 8);
+    launch(f_activity, ((h + 1) / 2 + C63_SC_ROWS - 1) / C63_SC_ROWS, 1, C63_SC_THREADS, 1, 0, args);
+    ds.down(&gpu, 8);
+    static const char *const cn[] = { "random", "flat", "smooth", "few levels", "edges" };
+    char name[96];
+    snprintf(name, sizeof(name), "activity %dx%d %s (%llu)", w, h, cn[c], cpu);
+    report(name, gpu == cpu, "gpu " + std::to_string(gpu) + ", cpu " + std::to_string(cpu));
+}
+
 static void test_scene(void)
 {
+    for (Content c : { RANDOM, FLAT, SMOOTH, FEW_LEVELS, EDGES })
+        test_activity_case(176, 144, c);
+    test_activity_case(1, 1, RANDOM);
+    test_activity_case(2, 3, RANDOM);
+    test_activity_case(33, 17, RANDOM);
+    test_activity_case(1920, 1080, RANDOM);
+    test_activity_case(4096, 2160, EDGES);
     for (int t : { 1, 70, 100 })
         test_scene_case(176, 144, t, 100);
     test_scene_case(33, 17, 70, 100);
@@ -1819,6 +1855,7 @@ int main(int argc, char **argv)
     CK(cu->cuModuleGetFunction(&f_mv_rd,   module, "c63_mv_rd"));
     CK(cu->cuModuleGetFunction(&f_sc_hist, module, "c63_sc_hist"));
     CK(cu->cuModuleGetFunction(&f_sc_decide, module, "c63_sc_decide"));
+    CK(cu->cuModuleGetFunction(&f_activity, module, "c63_activity"));
     {
         /* the loader's cuModuleGetGlobal is the 32-bit-address v1 entry point */
         typedef CUresult CUDAAPI GetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *);
