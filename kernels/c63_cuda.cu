@@ -116,9 +116,7 @@ c63_convert(C63ConvParams cp)
 
 /*
  * c63_sc_hist: C63_SC_ROWS of the counted rows (every other row) a thread
- * block, into c63_scene.hist[cur] (or sp.hist); a thread reads two samples
- * at a time and counts the first (an even stride and the padding of the
- * plane or of the frame's rows hold the second).
+ * block, into c63_scene.hist[cur] (or sp.hist).
  */
 extern "C" __global__ void __launch_bounds__(C63_SC_THREADS)
 c63_sc_hist(C63SceneParams sp)
@@ -133,9 +131,9 @@ c63_sc_hist(C63SceneParams sp)
         const int y = 2 * (blockIdx.x * C63_SC_ROWS + r);
         if (y >= sp.height)
             break;
-        const u16 *row = (const u16 *)((const u8 *)sp.luma + (size_t)y * sp.stride);
+        const u8 *row = (const u8 *)sp.luma + (size_t)y * sp.stride;
         for (int i = t; i < nx; i += C63_SC_THREADS)
-            atomicAdd(&h[(row[i] & 0xff) >> C63_SC_SHIFT], 1u);
+            atomicAdd(&h[row[2 * i] >> C63_SC_SHIFT], 1u);
     }
     __syncthreads();
     if (t < C63_SC_BINS && h[t])

@@ -66,7 +66,7 @@ typedef struct C63SceneParams {
     unsigned long long luma;    ///< the luma plane (device address)
     unsigned long long hist;    ///< c63_sc_hist: unsigned[C63_SC_BINS] to add into (zeroed
                                 ///< before); 0: c63_scene.hist[c63_scene.cur]
-    int stride;                 ///< bytes a row of luma (even)
+    int stride;                 ///< bytes a row of luma
     int width, height;          ///< the picture
     int threshold;              ///< 1..100 (0: never a cut)
     int gop;                    ///< the longest keyframe interval

@@ -605,8 +605,9 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
                      avctx->gop_size, cut);
     /* the buffers of the frame two before are free: its packet is out */
     if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key,
-                                 s->rc.vbv ? c63_sc_activity(frame->data[0], frame->linesize[0],
-                                                             avctx->width, avctx->height) : 0,
+                                 s->rc.vbv ? ff_c63_activity(&s->mecc, frame->data[0],
+                                                             frame->linesize[0], avctx->width,
+                                                             avctx->height) : 0,
                                  &b->qscale)) < 0 ||
         (ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;

@@ -832,10 +832,9 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
 /*
  * With a buffer model: the activity of the frame's input and whether it
  * starts a new scene (c63_scene.h), which rate control needs before it
- * gives the frame its scale. Computed on the host for a system-memory
- * frame, and for a CUDA frame by c63_activity and c63_sc_hist on the
- * upload stream, which waits only for the frame (not for the frames
- * before it on the compute stream).
+ * gives the frame its scale: c63_activity and c63_sc_hist on the upload
+ * stream, after the upload of a system-memory frame, which wait only for
+ * the frame (not for the frames before it on the compute stream).
  */
 static int input_analysis(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *frame,
                           CUdeviceptr luma, int pitch, uint64_t *act, int *cut)
@@ -862,11 +861,7 @@ static int input_analysis(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame 
     void *aargs[] = { &ap }, *hargs[] = { &sp };
     int ret;
 
-    if (frame->format != AV_PIX_FMT_CUDA) {
-        *act = c63_sc_activity(frame->data[0], frame->linesize[0], g->width, g->height);
-        if (s->sc_threshold)
-            c63_sc_hist(h, frame->data[0], frame->linesize[0], g->width, g->height);
-    } else {
+    {
         if ((ret = CHECK_CU(cu->cuStreamWaitEvent(s->up_stream, sl->ev_in, 0))) < 0 ||
             (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_in_stats, 0, sizeof(*s->in_stats),
                                                 s->up_stream))) < 0 ||

@@ -25,6 +25,8 @@
 
 #include "c63me.h"
 
+#include "libavcodec/cuda_kernels/c63_scene.h"
+
 void ff_c63_block_sums(const C63DSPContext *dsp, uint16_t *dst, const uint8_t *src,
                        int w, int h, int y0, int rows)
 {
@@ -106,4 +108,35 @@ C63MV ff_c63_motion_search_full(const C63DSPContext *dsp, const uint8_t *cur,
     mv.x = x0 + (key & 127) - mx;
     mv.y = y0 + (key >> 7 & 127) - my;
     return mv;
+}
+
+uint64_t ff_c63_activity(const MECmpContext *mecc, const uint8_t *luma, ptrdiff_t stride,
+                         int w, int h)
+{
+    /* tiles: 16 columns whose right neighbours are in the picture, 8
+     * counted rows (16 rows) whose rows below are in it */
+    const int tw = w > 16 ? (w - 1) / 16 * 16 : 0, th = h / 16 * 16;
+    uint64_t sum = 0;
+
+    /* sad[0] takes its first block 16-byte aligned */
+    if (((uintptr_t)luma | stride) & 15)
+        return c63_sc_activity(luma, stride, w, h);
+
+    for (int y = 0; y < th; y += 16) {
+        const uint8_t *p = luma + y * stride;
+        for (int x = 0; x < tw; x += 16)
+            sum += mecc->sad[0](NULL, p + x, p + x + 1, 2 * stride, 8) +
+                   mecc->sad[0](NULL, p + x, p + x + stride, 2 * stride, 8);
+    }
+    /* the rest, as c63_sc_activity() */
+    for (int y = 0; y < h; y += 2) {
+        const uint8_t *p = luma + y * stride;
+        for (int x = y < th ? tw : 0; x < w; x++) {
+            if (x + 1 < w)
+                sum += FFABS(p[x] - p[x + 1]);
+            if (y + 1 < h)
+                sum += FFABS(p[x] - p[x + stride]);
+        }
+    }
+    return sum;
 }

@@ -59,4 +59,13 @@ C63MV ff_c63_motion_search_full(const C63DSPContext *dsp, const uint8_t *cur,
                                 const uint8_t *ref, const uint16_t *ref_sums,
                                 int w, int h, int bx, int by, int r);
 
+/**
+ * c63_sc_activity() (libavcodec/cuda_kernels/c63_scene.h) of a w x h
+ * picture's luma (stride bytes a row), through mecc->sad[0] on 16-column
+ * tiles of every other row where luma and stride are 16-byte aligned: the
+ * same sum, at SIMD speed.
+ */
+uint64_t ff_c63_activity(const MECmpContext *mecc, const uint8_t *luma, ptrdiff_t stride,
+                         int w, int h);
+
 #endif /* AVCODEC_C63_C63ME_H */

@@ -58,15 +58,18 @@ fate-c63-cuda-rate-q-3:             CMD = $(C63_GPU_TEST) samevec cif_testsrc2 -
 fate-c63-cuda-rate-q-2-q3clip:      CMD = $(C63_GPU_TEST) same q3clip -q:v 2 -me_range 1
 fate-c63-cuda-rate-2pass:           CMD = $(C63_GPU_TEST) twopass mandelbrot=s=320x240:r=25,trim=end_frame=40 1M
 
-# Buffer model: the same scales, so the same bytes.
+# Buffer model: the same scales, so the same bytes (the activity and the
+# scene cuts of the input from c63_activity and c63_sc_hist).
 C63_GPU_VBV = fate-c63-cuda-rate-vbv-capped fate-c63-cuda-rate-vbv-constant fate-c63-cuda-rate-vbv-splice \
-              fate-c63-cuda-rate-vbv-cudaframes
+              fate-c63-cuda-rate-vbv-cudaframes fate-c63-cuda-rate-vbv-odd-nv12
 FATE_C63_GPU_RATE += $(C63_GPU_VBV)
 $(C63_GPU_VBV): CMP = null
 fate-c63-cuda-rate-vbv-capped:   CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=100 -b:v 1M -maxrate 1500k -bufsize 500k
 fate-c63-cuda-rate-vbv-constant: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=100 -b:v 1M -maxrate 1M -bufsize 300k
 fate-c63-cuda-rate-vbv-splice:   CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 3M -bufsize 1M -tables flat -trellis 1 -mv_rd 1
-# CUDA frames: their activity from c63_activity
+# an odd width, staged as NV12 (rows of the picture's width)
+fate-c63-cuda-rate-vbv-odd-nv12: CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=25,trim=end_frame=30 -b:v 300k -maxrate 450k -bufsize 150k -- -vf format=nv12
+# CUDA frames
 fate-c63-cuda-rate-vbv-cudaframes: CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 2M -bufsize 2M -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda
 
 # Rate-distortion options: c63_mv_rd chooses the vectors and c63_encode_rd

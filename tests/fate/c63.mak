@@ -256,10 +256,12 @@ FATE_C63_ALL += fate-checkasm-c63dsp
 # checkc63: the C routines against the reference's transcriptions on random
 # input (c63ref.h: the reference's float chain, so no multiply-add is fused),
 # the encoders' open checks, the GPU coder's stages run serially, the
-# trellis against brute force.
+# trellis against brute force, the activity through me_cmp against its
+# definition.
 tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp $(C63_HARNESS)/c63_ec_frames.h $(C63_HARNESS)/c63ref.h \
                           $(C63_HARNESS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
                           $(SRC_PATH)/libavcodec/cuda_kernels/c63_rd.h \
+                          $(SRC_PATH)/libavcodec/cuda_kernels/c63_scene.h \
                           libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz

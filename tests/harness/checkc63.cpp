@@ -29,6 +29,7 @@ extern "C" {
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
+#include "libavcodec/cuda_kernels/c63_scene.h"
 extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/harness/c63_ec_frames.h"
@@ -587,6 +588,37 @@ static void check_rd_quant()
            detail.empty(), detail);
 }
 
+/* ff_c63_activity (me_cmp's SAD on tiles) against c63_sc_activity():
+ * sizes at and around the tiles' edges, aligned and unaligned rows, random
+ * content and the largest differences (0 and 255 alternating). */
+static void check_activity(const MECmpContext &mecc)
+{
+    static const int sizes[][2] = {
+        { 1, 1 }, { 15, 15 }, { 16, 16 }, { 17, 17 }, { 33, 17 }, { 48, 32 }, { 176, 144 },
+        { 720, 577 }, { 1920, 1080 },
+    };
+    std::uniform_int_distribution<int> d(0, 255);
+    for (const auto &sz : sizes)
+        for (int kind = 0; kind < 2; kind++)
+            for (int unaligned = 0; unaligned < 2; unaligned++) {
+                const int w = sz[0], h = sz[1];
+                const ptrdiff_t stride = unaligned ? w + 3 : (w + 63) & ~63;
+                std::vector<uint8_t> buf(stride * h + 64 + 1);
+                uint8_t *p = buf.data() + (64 - ((uintptr_t)buf.data() & 63)) % 64 + unaligned;
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < stride; x++)
+                        p[y * stride + x] = kind ? ((x + y) & 1) * 255 : d(rng);
+                const uint64_t a = c63_sc_activity(p, stride, w, h);
+                const uint64_t b = ff_c63_activity(&mecc, p, stride, w, h);
+                std::string name = "activity " + std::to_string(w) + "x" + std::to_string(h) +
+                                   (kind ? " extreme" : " random") +
+                                   (unaligned ? " unaligned" : "");
+                report(name.c_str(), a == b,
+                       a == b ? "" : "ff_c63_activity " + std::to_string(b) +
+                                     ", c63_sc_activity " + std::to_string(a));
+            }
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -609,6 +641,7 @@ int main(int argc, char **argv)
     check_dequant_idct_add();
     check_block_sums();
     check_motion_search(mecc);
+    check_activity(mecc);
     check_me_search();
     check_encoder_open();
     check_entropy_serial();
