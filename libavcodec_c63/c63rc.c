@@ -65,7 +65,8 @@
 /* the bits spent beyond what was given that double the scale, in seconds
  * of the bitrate */
 #define BUFFER_SECS 1.0
-/* the share of the buffer a frame as costly as a keyframe must leave */
+/* the share of the buffer a frame must leave, were it VBV_SAFETY times
+ * as costly as the maximum ratio of its kind says */
 #define VBV_LOW     0.1
 /* how much costlier than the maximum, or cheaper than the mean, a frame may be */
 #define VBV_SAFETY  1.25
@@ -402,9 +403,9 @@ int ff_c63_rc_frame_q(C63RateControl *rc, AVCodecContext *avctx, int64_t n, int 
                "inter %.0f), %.0f bits over, scale %.3f\n", n, cplx,
                rc->cplx_key, cplx_inter, rc->bits_total - rc->wanted_total, q);
     }
-    /* the buffer may take the scale past -qmin and -qmax */
     rc->act[slot] = activity;
     rc->key[slot] = key;
+    /* the buffer may take the scale past -qmin and -qmax */
     if (rc->vbv)
         q = av_clipd(vbv_q(rc, n, q), C63_QSCALE_MIN, C63_QSCALE_MAX);
     rc->q[slot]    = q;
