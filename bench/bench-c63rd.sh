@@ -22,8 +22,10 @@
 #   flat      -tables flat
 #   trellis   -trellis 1
 #   mvrd      -mv_rd 1
+#   intra     -intra_rd 1
 #   flat+tr   -tables flat -trellis 1
-#   all       -tables flat -trellis 1 -mv_rd 1
+#   ft+mv     -tables flat -trellis 1 -mv_rd 1
+#   all       -tables flat -trellis 1 -mv_rd 1 -intra_rd 1
 # and the peers with -b:v at the five bitrates of ref (one pass;
 # libx264 with -preset ultrafast). Every stream is measured from its
 # packets (bits per frame, shown as kb/s at 25 frames/s) and its decoding
@@ -47,15 +49,17 @@ trap 'rm -rf "$TMP"' EXIT
 clips=${CLIPS:-$BUILD/clips}
 ${CXX:-c++} -O2 -o "$TMP/bdrate" "$here/bdrate.cpp" || exit 1
 
-CASES="ref flat trellis mvrd flat+tr all"
+CASES="ref flat trellis mvrd intra flat+tr ft+mv all"
 opts_of() {
     case $1 in
     ref)     echo "" ;;
     flat)    echo "-tables flat" ;;
     trellis) echo "-trellis 1" ;;
     mvrd)    echo "-mv_rd 1" ;;
+    intra)   echo "-intra_rd 1" ;;
     flat+tr) echo "-tables flat -trellis 1" ;;
-    all)     echo "-tables flat -trellis 1 -mv_rd 1" ;;
+    ft+mv)   echo "-tables flat -trellis 1 -mv_rd 1" ;;
+    all)     echo "-tables flat -trellis 1 -mv_rd 1 -intra_rd 1" ;;
     esac
 }
 PEERS=

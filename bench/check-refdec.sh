@@ -67,9 +67,11 @@ check "-q:v 2.5 -me_range 4"    same $c -- -q:v 2.5 -me_range 4
 check "-tables flat"            same $c -- -tables flat
 check "-trellis 1"              same $c -- -trellis 1
 check "-mv_rd 1"                same $c -- -mv_rd 1
-check "-tables flat -trellis 1 -mv_rd 1" same $c -- -tables flat -trellis 1 -mv_rd 1
-check "the same, -quality 50"   same $c -- -tables flat -trellis 1 -mv_rd 1 -quality 50
-check "the same, -b:v 800k"     same $c -- -tables flat -trellis 1 -mv_rd 1 -b:v 800k
+check "-intra_rd 1"             same $c -- -intra_rd 1
+all="-tables flat -trellis 1 -mv_rd 1 -intra_rd 1"
+check "$all" same $c -- $all
+check "the same, -quality 50"   same $c -- $all -quality 50
+check "the same, -b:v 800k"     same $c -- $all -b:v 800k
 check "-trellis 1 -mv_rd 1 -quality 40 -me_range 4" same $c -- -trellis 1 -mv_rd 1 -quality 40 -me_range 4
 # the buffer model, and scene cuts on a splice of the clip and box.mp4
 # (bench/camera-clip.sh, beside the clip; skipped when absent)
@@ -83,7 +85,9 @@ if [ -f "$box" ]; then
     done > "$TMP/splice.yuv"
     s="-f rawvideo -s 768x576 -pix_fmt yuv420p -i $TMP/splice.yuv"
     check "splice, -sc_threshold 70" same $s -- -sc_threshold 70
-    check "splice, -tables flat -trellis 1 -mv_rd 1" same $s -- -tables flat -trellis 1 -mv_rd 1
+    check "splice, $all" same $s -- $all
+    # its cut an inter frame, coded mostly without vectors
+    check "splice, -sc_threshold 0 -intra_rd 1" same $s -- -sc_threshold 0 -intra_rd 1
     check "splice, -b:v 1500k -maxrate 1500k -bufsize 1500k" same $s -- -b:v 1500k -maxrate 1500k -bufsize 1500k
 fi
 check "Q3 clip, -quality 50 -trellis 1" same -f lavfi -i "$Q3_CLIP" -- -quality 50 -me_range 1 -trellis 1

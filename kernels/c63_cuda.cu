@@ -338,7 +338,8 @@ static __device__ __forceinline__ void c63_row_to_column(float *s, int r, const 
  *
  * key != 0: no prediction (keyframe); else the prediction is the 8x8 area
  * of ref at the block's position plus its vector, which motion
- * estimation keeps inside the plane.
+ * estimation keeps inside the plane, or none where the vector is
+ * C63_MV_INTRA.
  */
 /* (float)round((double)((float)c * (float)q) / 4.0), scaled by au * av:
  * the dequantised coefficient as the inverse transform takes it. */
@@ -388,7 +389,8 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
         const uint2 o = *(const uint2 *)((const u8 *)e.orig + pix);
         if (!(e.key < 0 ? c63_scene.key : e.key)) {
             const c63_mv v = ((const c63_mv *)e.mv)[b];
-            c63_load8((const u8 *)e.ref + pix + (ptrdiff_t)v.y * w + v.x, &p0, &p1);
+            if (v.x != C63_MV_INTRA)
+                c63_load8((const u8 *)e.ref + pix + (ptrdiff_t)v.y * w + v.x, &p0, &p1);
         }
 #pragma unroll
         for (int j = 0; j < 8; j++)
@@ -490,19 +492,35 @@ c63_encode_rd(C63EncParams e)
 /* ------------------------------------------------------ vector decision */
 
 /*
- * -mv_rd (c63_rd.h): one warp a block row, its blocks left to right, as
- * the CPU's choose_mv(). Each lane sums the absolute differences of two
- * samples of the block (row lane / 4, columns 2 (lane % 4) and the next),
- * and the warp adds the 32 sums up, so that every lane has the SAD.
+ * -mv_rd and -intra_rd (c63_rd.h): one warp a block row, its blocks left
+ * to right, as the CPU's c63_rd_choose_mv(). Each lane takes two samples
+ * of the block (row lane / 4, columns 2 (lane % 4) and the next), and the
+ * warp adds the 32 lanes' sums up, so that every lane has the total.
  */
-static __device__ __forceinline__ int c63_warp_sad(const u8 *cur, const u8 *ref, int w, int lane)
+static __device__ __forceinline__ int c63_warp_sum(int v)
 {
-    const int o = (lane >> 2) * w + 2 * (lane & 3);
-    int v = abs((int)cur[o] - (int)ref[o]) + abs((int)cur[o + 1] - (int)ref[o + 1]);
 #pragma unroll
     for (int m = 16; m; m >>= 1)
         v += __shfl_xor_sync(0xffffffffu, v, m);
     return v;
+}
+
+static __device__ __forceinline__ int c63_warp_sad(const u8 *cur, const u8 *ref, int w, int lane)
+{
+    const int o = (lane >> 2) * w + 2 * (lane & 3);
+    return c63_warp_sum(abs((int)cur[o] - (int)ref[o]) + abs((int)cur[o + 1] - (int)ref[o + 1]));
+}
+
+/* c63_rd_mean_sad8(): the residual cur - ref (ref NULL: cur), its SAD
+ * from its mean and its sum. */
+static __device__ __forceinline__ int c63_warp_mean_sad(const u8 *cur, const u8 *ref, int w,
+                                                        int lane, int *sum)
+{
+    const int o = (lane >> 2) * w + 2 * (lane & 3);
+    const int a = cur[o] - (ref ? ref[o] : 0), b = cur[o + 1] - (ref ? ref[o + 1] : 0);
+    const int s = c63_warp_sum(a + b), m = (s + 32) >> 6;
+    *sum = s;
+    return c63_warp_sum(abs(a - m) + abs(b - m));
 }
 
 extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
@@ -515,24 +533,27 @@ c63_mv_rd(C63MVRDParams m)
     const int pi = row >= m.p[2].first_row ? 2 : row >= m.p[1].first_row ? 1 : 0;
 #define MVRD_FIELD(f) (pi == 2 ? m.p[2].f : pi == 1 ? m.p[1].f : m.p[0].f)
     const int w = MVRD_FIELD(w), h = MVRD_FIELD(h), first = MVRD_FIELD(first);
-    const int by = row - MVRD_FIELD(first_row), bw = w >> 3;
+    const int by = row - MVRD_FIELD(first_row), bw = w >> 3, qdc = MVRD_FIELD(qdc);
 #undef MVRD_FIELD
     const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)8 * by * w;
     const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
     c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
     c63_mv left;
-    left.x = left.y = 0;
+    left.x = C63_MV_INTRA;      /* none in column 0 */
+    left.y = 0;
 
     for (int bx = 0; bx < bw; bx++) {
         const c63_mv best = mv[bx];
-        const int x = 8 * bx, y = 8 * by;
+        const int x = 8 * bx, y = 8 * by, has_left = left.x != C63_MV_INTRA;
         c63_mv ret = best;
-        int cost_min = 0x7fffffff;
+        int cost_min = 0x7fffffff, bits_min = 0;
 #pragma unroll
         for (int i = 0; i < 3; i++) {
             c63_mv v;
+            if (i != 1 && !(m.modes & C63_RD_MV))
+                continue;
             if (i == 0) {
-                if (!bx)
+                if (!has_left)
                     continue;
                 v = left;
             } else if (i == 1) {
@@ -542,12 +563,26 @@ c63_mv_rd(C63MVRDParams m)
             }
             if (x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8)
                 continue;
-            const int reuse = bx && v.x == left.x && v.y == left.y;
+            const int reuse = has_left && v.x == left.x && v.y == left.y;
+            const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
             const int sad = c63_warp_sad(cur + x, ref + (size_t)(y + v.y) * w + x + v.x, w, lane);
-            const int cost = c63_rd_mv_cost(sad, c63_rd_mv_bits(v.x, v.y, reuse), m.lambda_me);
+            const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
             if (cost < cost_min) {
                 cost_min = cost;
+                bits_min = bits;
                 ret = v;
+            }
+        }
+        if (m.modes & C63_RD_INTRA) {
+            int sum_i, sum_p;
+            const int sad_i = c63_warp_mean_sad(cur + x, 0, w, lane, &sum_i);
+            const int sad_p = c63_warp_mean_sad(cur + x, ref + (size_t)(y + ret.y) * w + x + ret.x,
+                                                w, lane, &sum_p);
+            if (c63_rd_mv_cost(sad_i + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(sum_i, qdc),
+                               m.lambda_me) <
+                c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, qdc), m.lambda_me)) {
+                ret.x = C63_MV_INTRA;
+                ret.y = 0;
             }
         }
         if (!lane)

@@ -114,6 +114,12 @@ typedef struct C63ECMV {
     signed char x, y;
 } C63ECMV;
 
+/**
+ * The x of a block in an inter frame coded without a vector (use_mv 0:
+ * it predicts zero); no vector the format codes (sizes up to 7) has it.
+ */
+#define C63_MV_INTRA (-128)
+
 /** What the frame's coding returns to the host. */
 typedef struct C63ECInfo {
     unsigned long long size;    ///< packet bytes, header to EOI
@@ -321,12 +327,12 @@ KERNEL_INLINE unsigned int c63ec_code_block(const C63ECParams *p, const C63ECTab
         pred = coef[64 * prev];
     }
 
-    if (p->keyframe) {
+    if (p->keyframe || mv[b].x == C63_MV_INTRA) {
         c63ec_put(&w, 1, 0);
     } else {
         const C63ECMV v = mv[b];
         c63ec_put(&w, 1, 1);
-        /* Every inter block uses a vector, so the left neighbour has one. */
+        /* (a left neighbour without a vector has x C63_MV_INTRA) */
         if (bx && mv[b - 1].x == v.x && mv[b - 1].y == v.y) {
             c63ec_put(&w, 1, 1);
         } else {

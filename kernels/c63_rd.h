@@ -31,9 +31,14 @@
  *   lengths of the runs, sizes, ZRL and EOB, and the error of the value the
  *   decoder really reconstructs (4 x round(level x q / 4), which is not
  *   level x q where q is not a multiple of 4).
- * - c63_rd_mv_cost() (-mv_rd): SAD + lambda_me x bits of a vector, for the
- *   choice among the best-SAD vector, the zero vector and the left
- *   neighbour's (sent as the one-bit reuse).
+ * - c63_rd_mv_cost() (-mv_rd, -intra_rd): SAD + lambda_me x bits of a
+ *   vector, for the choice among the best-SAD vector, the zero vector and
+ *   the left neighbour's (sent as the one-bit reuse); then of no vector
+ *   (use_mv 0, C63_MV_INTRA) against the vector chosen, each by the SAD
+ *   of its residual from the residual's mean (which the DC codes) and
+ *   bits that count, beside use_mv and the vector, twice those of that
+ *   mean's DC level (the block's DC difference and that of the block
+ *   after).
  *
  * The unit of the trellis's error is that of z4 = 4 x the scaled DCT
  * output (16 x the orthonormal coefficient), squared: 256 x the squared
@@ -46,11 +51,23 @@
 #include "kernel_func.h"
 #include "c63_ec.h"
 
+/** The candidates of the vector choice (C63RDParams.modes). */
+#define C63_RD_MV    1      ///< -mv_rd: the left neighbour's vector and (0, 0)
+#define C63_RD_INTRA 2      ///< -intra_rd: no vector
+
+/**
+ * What a block without a vector must save beyond its cost, in SAD: the SAD
+ * from the mean prices its texture lower than the DCT codes it (a negative
+ * bias of the same size makes camera footage 5-8% larger; this one keeps
+ * every clip measured at or below the rate without -intra_rd).
+ */
+#define C63_RD_INTRA_BIAS 24
+
 /** Lambdas of one frame (ff_c63_rd_params()); 0 turns the decision off. */
 typedef struct C63RDParams {
     long long lambda;       ///< trellis: 256 x squared error per bit
     int       lambda_me;    ///< vectors: 16 x SAD per bit
-    int       pad;
+    int       modes;        ///< C63_RD_MV | C63_RD_INTRA, where lambda_me
 } C63RDParams;
 
 /**
@@ -66,6 +83,7 @@ typedef struct C63MVRDPlane {
     int w, h;                       ///< padded size; w is the stride
     int first;                      ///< its first block over the three planes
     int first_row;                  ///< its first block row over the three planes
+    int qdc;                        ///< the frame's DC step of the plane
 } C63MVRDPlane;
 
 typedef struct C63MVRDParams {
@@ -73,8 +91,8 @@ typedef struct C63MVRDParams {
     C63MVRDPlane p[3];
     int nrows;                      ///< block rows of the three planes
     int lambda_me;
+    int modes;                      ///< C63_RD_MV | C63_RD_INTRA
     int sc;                         ///< nothing to do where c63_scene.key (c63_scene.h)
-    int pad;
 } C63MVRDParams;
 
 /** Bits of a vector component of size s (the MV table's code, then s bits). */
@@ -97,6 +115,17 @@ KERNEL_INLINE int c63_rd_mv_cost(int sad, int bits, int lambda_me)
     return 16 * sad + lambda_me * bits;
 }
 
+/**
+ * Bits of the DC of a residual whose samples sum to sum, at DC step qdc:
+ * its level round(sum / (8 qdc)) coded twice (the MV table's lengths,
+ * those of the luma DC table, for both planes).
+ */
+KERNEL_INLINE int c63_rd_dc_bits(int sum, int qdc)
+{
+    const int a = sum < 0 ? -sum : sum;
+    return 2 * c63_rd_mv_comp_bits((a + 4 * qdc) / (8 * qdc));
+}
+
 #if !KERNEL_GPU
 static inline int c63_rd_sad8(const unsigned char *a, const unsigned char *b, int stride)
 {
@@ -109,35 +138,80 @@ static inline int c63_rd_sad8(const unsigned char *a, const unsigned char *b, in
     return sad;
 }
 
+/** The residual a - b of an 8x8 block (b NULL: a): the sum of its
+ *  samples and their SAD from its mean (sum + 32) >> 6. */
+static inline int c63_rd_mean_sad8(const unsigned char *a, const unsigned char *b, int stride,
+                                   int *sum)
+{
+    int s = 0, m, sad = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++)
+            s += a[y * stride + x] - (b ? b[y * stride + x] : 0);
+    m = (s + 32) >> 6;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            const int d = a[y * stride + x] - (b ? b[y * stride + x] : 0) - m;
+            sad += d < 0 ? -d : d;
+        }
+    *sum = s;
+    return sad;
+}
+
 /**
- * -mv_rd on the CPU: the vector of block (bx, by) of a w x h plane (w the
- * stride; src the block, ref the plane) among the best-SAD vector best,
- * the left neighbour's chosen vector (left, NULL in column 0: sent as
- * reuse) and (0, 0): the first of least c63_rd_mv_cost() in that order.
- * Vectors that leave the plane are not candidates. c63_mv_rd does the
- * same on the GPU.
+ * -mv_rd and -intra_rd on the CPU: the vector of block (bx, by) of a w x h
+ * plane (w the stride; src the block, ref the plane) among the best-SAD
+ * vector best, with C63_RD_MV the left neighbour's chosen vector (left,
+ * NULL in column 0: sent as reuse) and (0, 0): the first of least
+ * c63_rd_mv_cost() in that order. Vectors that leave the plane are not
+ * candidates, nor the left neighbour's where it has none. With
+ * C63_RD_INTRA, then none (C63_MV_INTRA) where that costs less than the
+ * vector chosen, by the SADs from the residuals' means and the bits with
+ * the DC's at DC step qdc, and C63_RD_INTRA_BIAS. c63_mv_rd does the same
+ * on the GPU.
  */
 static inline C63ECMV c63_rd_choose_mv(const unsigned char *src, const unsigned char *ref,
                                        int w, int h, int bx, int by, C63ECMV best,
-                                       const C63ECMV *left, int lambda_me)
+                                       const C63ECMV *left, int lambda_me, int modes, int qdc)
 {
     const int x = 8 * bx, y = 8 * by;
-    int cost_min = 0x7fffffff;
+    int cost_min = 0x7fffffff, bits_min = 0;
     C63ECMV ret = best;
 
-    for (int i = !left; i < 3; i++) {
-        C63ECMV v = i == 0 ? *left : best;
-        int reuse, cost;
-        if (i == 2)
+    if (left && left->x == C63_MV_INTRA)
+        left = NULL;
+    for (int i = 0; i < 3; i++) {
+        C63ECMV v = best;
+        int reuse, bits, cost;
+        if (i != 1 && !(modes & C63_RD_MV))
+            continue;
+        if (i == 0) {
+            if (!left)
+                continue;
+            v = *left;
+        } else if (i == 2) {
             v.x = v.y = 0;
+        }
         if (x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8)
             continue;
         reuse = left && v.x == left->x && v.y == left->y;
-        cost  = c63_rd_mv_cost(c63_rd_sad8(src, ref + (y + v.y) * w + x + v.x, w),
-                               c63_rd_mv_bits(v.x, v.y, reuse), lambda_me);
+        bits  = c63_rd_mv_bits(v.x, v.y, reuse);
+        cost  = c63_rd_mv_cost(c63_rd_sad8(src, ref + (y + v.y) * w + x + v.x, w), bits,
+                               lambda_me);
         if (cost < cost_min) {
             cost_min = cost;
+            bits_min = bits;
             ret = v;
+        }
+    }
+    if (modes & C63_RD_INTRA) {
+        int sum_i, sum_p;
+        const int sad_i = c63_rd_mean_sad8(src, NULL, w, &sum_i);
+        const int sad_p = c63_rd_mean_sad8(src, ref + (y + ret.y) * w + x + ret.x, w, &sum_p);
+        if (c63_rd_mv_cost(sad_i + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(sum_i, qdc),
+                           lambda_me) <
+            c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, qdc), lambda_me)) {
+            ret.x = C63_MV_INTRA;
+            ret.y = 0;
         }
     }
     return ret;

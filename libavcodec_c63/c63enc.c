@@ -133,7 +133,10 @@ typedef struct C63EncContext {
     int qp;
     int tables;
     int mv_rd;
-    int sc_threshold;               ///< -sc_threshold, then the threshold used (0: none)
+    int intra_rd;
+    int sc_threshold;               ///< -sc_threshold
+    int rd_modes;                   ///< C63_RD_MV | C63_RD_INTRA, as the options ask
+    int sc;                         ///< the scene-cut threshold used (0: none)
 
     C63DSPContext dsp;
     MECmpContext  mecc;
@@ -208,9 +211,9 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     /* luma: range pixels around 16-pixel rows; chroma: range / 2 around 8 */
     s->reach = (s->range[0] + 15) / 16;
     ff_c63_quant_tables(s->q, s->tables, s->qp);
-    if ((ret = ff_c63_own_choices(avctx, &s->rc, s->tables, s->mv_rd, &s->sc_threshold)) < 0)
-        return ret;
-    s->limit_ac = ret;
+    s->rd_modes = (s->mv_rd ? C63_RD_MV : 0) | (s->intra_rd ? C63_RD_INTRA : 0);
+    s->limit_ac = ff_c63_own_choices(avctx, &s->rc, s->tables, s->rd_modes, s->sc_threshold,
+                                     &s->sc);
     ff_c63_init_huff_codes();
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
@@ -380,12 +383,14 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
                         const C63ECMV left = { l.x, l.y };
                         const C63ECMV v = c63_rd_choose_mv(src, ref, g->w[p], g->h[p], bx, by,
                                                            (C63ECMV){ mv.x, mv.y },
-                                                           bx ? &left : NULL, rd->lambda_me);
+                                                           bx ? &left : NULL, rd->lambda_me,
+                                                           rd->modes, c->q[p][0]);
                         mv.x = v.x;
                         mv.y = v.y;
                     }
                     c->coded->mv[p][bi] = mv;
-                    pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
+                    if (mv.x != C63_MV_INTRA)
+                        pred = ref + (8 * by + mv.y) * stride + 8 * bx + mv.x;
                 }
                 c->dsp->sub_pred(res, src, stride, pred, stride);
                 c->dsp->fdct_quant(coef, res, c->q[p]);
@@ -590,12 +595,12 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
                frame->width, frame->height, avctx->width, avctx->height);
         return AVERROR(EINVAL);
     }
-    if (s->sc_threshold) {
+    if (s->sc) {
         unsigned *h = s->hist[s->nb_submitted & 1];
         c63_sc_hist(h, frame->data[0], frame->linesize[0], avctx->width, avctx->height);
         if (s->nb_submitted) {
             const long long change = c63_sc_change(h, s->hist[!(s->nb_submitted & 1)]);
-            cut = c63_sc_cut(change, avctx->width, avctx->height, s->sc_threshold);
+            cut = c63_sc_cut(change, avctx->width, avctx->height, s->sc);
             av_log(avctx, AV_LOG_DEBUG, "Frame %"PRId64": %.1f%% of the samples change bin%s\n",
                    s->nb_submitted, 100.0 * change / c63_sc_samples(avctx->width, avctx->height),
                    cut ? ": scene cut" : "");
@@ -624,7 +629,7 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
         memcpy(b->q, s->q, sizeof(b->q));
     else
         ff_c63_quant_tables_scale(b->q, s->tables, b->qscale);
-    ff_c63_rd_params(&b->rd, b->q, avctx->trellis, s->mv_rd);
+    ff_c63_rd_params(&b->rd, b->q, avctx->trellis, s->rd_modes);
     s->cur       = f->cur;
     s->since_key = key ? 1 : s->since_key + 1;
     /* the sums of this reconstruction, unless the next frame is due to be

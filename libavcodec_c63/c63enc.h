@@ -47,6 +47,9 @@
     { "mv_rd", "Choose each vector by SAD + lambda x its bits, among the best-SAD " \
       "one, (0, 0) and the left neighbour's", offsetof(Ctx, mv_rd),              \
       AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },                                \
+    { "intra_rd", "Code a block of an inter frame without a vector (use_mv 0, " \
+      "predicting zero) where that costs less than its vector, by SAD + lambda x bits", \
+      offsetof(Ctx, intra_rd), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },      \
     { "sc_threshold", "Scene cuts: keyframe where more than (100 - this)% of the " \
       "luma changes brightness class; -1: 70 where the encoder makes choices of its " \
       "own, else none; 0: none", offsetof(Ctx, sc_threshold),                    \

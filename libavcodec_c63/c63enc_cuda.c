@@ -162,7 +162,7 @@ typedef struct C63CudaSlot {
     uint8_t   hdr[C63_HEADER_SIZE]; ///< and its header, with those tables
 } C63CudaSlot;
 
-/** What the host learns of a CUDA frame's input with a buffer model. */
+/** What the host learns of a frame's input with a buffer model. */
 typedef struct C63InputStats {
     uint64_t activity;              ///< c63_sc_activity()
     unsigned hist[C63_SC_BINS];     ///< c63_sc_hist(), with scene cuts
@@ -173,7 +173,10 @@ typedef struct C63CudaEncContext {
     int   qp;
     int   tables;
     int   mv_rd;
-    int   sc_threshold;   ///< -sc_threshold, then the threshold used (0: none)
+    int   intra_rd;
+    int   sc_threshold;   ///< -sc_threshold
+    int   rd_modes;       ///< C63_RD_MV | C63_RD_INTRA, as the options ask
+    int   sc;             ///< the scene-cut threshold used (0: none)
     int   depth;
     int   stats_gpu;
     char *device;
@@ -204,13 +207,13 @@ typedef struct C63CudaEncContext {
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
     /* with a buffer model, rate control needs each frame's kind and
      * activity before it is queued: the host decides scene cuts */
-    CUdeviceptr d_in_stats;         ///< C63InputStats of a CUDA frame
+    CUdeviceptr d_in_stats;         ///< C63InputStats of the frame submitted
     struct C63InputStats *in_stats; ///< pinned: the same
     unsigned    hist[2][C63_SC_BINS]; ///< luma histograms of the last two frames queued
     CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
     C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
     C63EncParams encp;              ///< c63_encode's; rec, ref, key and lambda per frame
-    C63MVRDParams mvrdp;            ///< c63_mv_rd's; ref and lambda_me per frame
+    C63MVRDParams mvrdp;            ///< c63_mv_rd's; ref, lambdas and steps per frame
     int         enc_grid;
     size_t      max_pkt;            ///< c63ec_max_packet()
     int         ec_grid[NB_EC];     ///< blocks of each kernel's grid
@@ -633,9 +636,9 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->encp.orig = s->d_orig;
     s->encp.q    = s->d_q;
     s->encp.ac_len = s->ecp.tables + offsetof(C63ECTables, ac_len);
-    if ((ret = ff_c63_own_choices(avctx, &s->rc, s->tables, s->mv_rd, &s->sc_threshold)) < 0)
-        return ret;
-    s->encp.limit_ac = ret;
+    s->rd_modes = (s->mv_rd ? C63_RD_MV : 0) | (s->intra_rd ? C63_RD_INTRA : 0);
+    s->encp.limit_ac = ff_c63_own_choices(avctx, &s->rc, s->tables, s->rd_modes,
+                                          s->sc_threshold, &s->sc);
     for (int p = 0; p < 3; p++)     /* the kernel finds plane p at 64 * first */
         av_assert0(s->plane_off[p] == 64 * (size_t)s->encp.p[p].first);
     s->mvrdp.mv   = s->d_mv;
@@ -829,6 +832,13 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
     return CHECK_CU(cu->cuStreamWaitEvent(s->stream, sl->ev_in, 0));
 }
 
+/* Thread blocks of c63_activity and c63_sc_hist (c63_scene.h) for a frame. */
+static int sc_hist_grid(const C63Geometry *g)
+{
+    const int rows = (g->height + 1) >> 1;
+    return (rows + C63_SC_ROWS - 1) / C63_SC_ROWS;
+}
+
 /*
  * With a buffer model: the activity of the frame's input and whether it
  * starts a new scene (c63_scene.h), which rate control needs before it
@@ -836,14 +846,14 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
  * stream, after the upload of a system-memory frame, which wait only for
  * the frame (not for the frames before it on the compute stream).
  */
-static int input_analysis(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *frame,
-                          CUdeviceptr luma, int pitch, uint64_t *act, int *cut)
+static int input_analysis(AVCodecContext *avctx, C63CudaSlot *sl, CUdeviceptr luma, int pitch,
+                          uint64_t *act, int *cut)
 {
     C63CudaEncContext *s = avctx->priv_data;
     CudaFunctions *cu = s->cu;
     const C63Geometry *g = &s->geo;
     unsigned *h = s->hist[s->nb_submitted & 1];
-    const int rows = (g->height + 1) >> 1, grid = (rows + C63_SC_ROWS - 1) / C63_SC_ROWS;
+    const int grid = sc_hist_grid(g);
     C63ActivityParams ap = {
         .luma   = luma,
         .sum    = s->d_in_stats + offsetof(C63InputStats, activity),
@@ -861,25 +871,23 @@ static int input_analysis(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame 
     void *aargs[] = { &ap }, *hargs[] = { &sp };
     int ret;
 
-    {
-        if ((ret = CHECK_CU(cu->cuStreamWaitEvent(s->up_stream, sl->ev_in, 0))) < 0 ||
-            (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_in_stats, 0, sizeof(*s->in_stats),
-                                                s->up_stream))) < 0 ||
-            (ret = CHECK_CU(cu->cuLaunchKernel(s->f_activity, grid, 1, 1, C63_SC_THREADS, 1, 1,
-                                               0, s->up_stream, aargs, NULL))) < 0 ||
-            (s->sc_threshold &&
-             (ret = CHECK_CU(cu->cuLaunchKernel(s->f_sc_hist, grid, 1, 1, C63_SC_THREADS, 1, 1,
-                                                0, s->up_stream, hargs, NULL))) < 0) ||
-            (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(s->in_stats, s->d_in_stats, sizeof(*s->in_stats),
-                                                  s->up_stream))) < 0 ||
-            (ret = CHECK_CU(cu->cuStreamSynchronize(s->up_stream))) < 0)
-            return ret;
-        *act = s->in_stats->activity;
-        memcpy(h, s->in_stats->hist, sizeof(s->in_stats->hist));
-    }
-    *cut = s->sc_threshold && s->nb_submitted &&
+    if ((ret = CHECK_CU(cu->cuStreamWaitEvent(s->up_stream, sl->ev_in, 0))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(s->d_in_stats, 0, sizeof(*s->in_stats),
+                                            s->up_stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuLaunchKernel(s->f_activity, grid, 1, 1, C63_SC_THREADS, 1, 1,
+                                           0, s->up_stream, aargs, NULL))) < 0 ||
+        (s->sc &&
+         (ret = CHECK_CU(cu->cuLaunchKernel(s->f_sc_hist, grid, 1, 1, C63_SC_THREADS, 1, 1,
+                                            0, s->up_stream, hargs, NULL))) < 0) ||
+        (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(s->in_stats, s->d_in_stats, sizeof(*s->in_stats),
+                                              s->up_stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuStreamSynchronize(s->up_stream))) < 0)
+        return ret;
+    *act = s->in_stats->activity;
+    memcpy(h, s->in_stats->hist, sizeof(s->in_stats->hist));
+    *cut = s->sc && s->nb_submitted &&
            c63_sc_cut(c63_sc_change(h, s->hist[!(s->nb_submitted & 1)]), g->width, g->height,
-                      s->sc_threshold);
+                      s->sc);
     return 0;
 }
 
@@ -928,18 +936,18 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
     /* Rate control: the frame's tables, and its header with them, for
      * c63_encode and the coder (queued after the frame before's kernels;
      * copies from pageable memory are staged at once). */
-    if (s->rc.vbv && (ret = input_analysis(avctx, sl, frame, src[0], pitch[0], &act, &cut)) < 0)
+    if (s->rc.vbv && (ret = input_analysis(avctx, sl, src[0], pitch[0], &act, &cut)) < 0)
         goto end;
-    key = s->sc_threshold && !s->rc.vbv ? -1 :
+    key = s->sc && !s->rc.vbv ? -1 :
           c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I, s->nb_submitted > 0, s->since_key,
                      avctx->gop_size, cut);
     if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, act, &sl->qscale)) < 0)
         goto end;
     if (s->rc.mode == C63_RC_QUALITY) {
-        ff_c63_rd_params(&rd, s->q, avctx->trellis, s->mv_rd);
+        ff_c63_rd_params(&rd, s->q, avctx->trellis, s->rd_modes);
     } else {
         ff_c63_quant_tables_scale(sl->q, s->tables, sl->qscale);
-        ff_c63_rd_params(&rd, sl->q, avctx->trellis, s->mv_rd);
+        ff_c63_rd_params(&rd, sl->q, avctx->trellis, s->rd_modes);
         ff_c63_write_header(sl->hdr, g->width, g->height, 0, sl->q);
         if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_q, sl->q, sizeof(sl->q), s->stream))) < 0 ||
             (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->ecp.hdr, sl->hdr, sizeof(sl->hdr),
@@ -981,14 +989,13 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             .stride    = g->w[0],
             .width     = g->width,
             .height    = g->height,
-            .threshold = s->sc_threshold,
+            .threshold = s->sc,
             .gop       = avctx->gop_size,
             .force     = frame->pict_type == AV_PICTURE_TYPE_I,
         };
         void *args[] = { &sp };
-        const int rows = (g->height + 1) >> 1;
-        if ((ret = launch(avctx, s->f_sc_hist, (rows + C63_SC_ROWS - 1) / C63_SC_ROWS, 1,
-                          C63_SC_THREADS, 1, 0, args)) < 0 ||
+        if ((ret = launch(avctx, s->f_sc_hist, sc_hist_grid(g), 1, C63_SC_THREADS, 1, 0,
+                          args)) < 0 ||
             (ret = launch(avctx, s->f_sc_decide, 1, 1, C63_SC_BINS, 1, 0, args)) < 0)
             goto end;
     }
@@ -1009,11 +1016,15 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
                 goto end;
         }
         if (rd.lambda_me) {
+            const uint8_t (*q)[64] = s->rc.mode == C63_RC_QUALITY ? s->q : sl->q;
             C63MVRDParams mp = s->mvrdp;
             void *args[] = { &mp };
             mp.ref       = ref;
             mp.lambda_me = rd.lambda_me;
+            mp.modes     = rd.modes;
             mp.sc        = key < 0;
+            for (int p = 0; p < 3; p++)
+                mp.p[p].qdc = q[p][0];
             if ((ret = launch(avctx, s->f_mv_rd,
                               (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
                               32 * C63_MVRD_WARPS, 1, 0, args)) < 0)

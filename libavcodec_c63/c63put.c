@@ -222,13 +222,12 @@ void ff_c63_write_row(C63Writer *w, const C63Geometry *g, const C63CodedFrame *f
             int by = p ? v : 2 * v + (i >> 1);
             size_t b = (size_t)by * bw[p] + bx;
 
-            if (f->keyframe) {
+            if (f->keyframe || f->mv[p][b].x == C63_MV_INTRA) {
                 put_bits(&pb, 1, 0);
             } else {
                 const C63MV mv = f->mv[p][b];
                 put_bits(&pb, 1, 1);
-                /* Every inter block uses a vector, so the left
-                 * neighbour always has one too. */
+                /* (a left neighbour without a vector has x C63_MV_INTRA) */
                 if (bx && f->mv[p][b - 1].x == mv.x && f->mv[p][b - 1].y == mv.y) {
                     put_bits(&pb, 1, 1);
                 } else {

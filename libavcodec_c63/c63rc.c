@@ -472,7 +472,7 @@ void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames)
                -100 * off, rc->nb_below, rc->nb_done, rc->qmin, C63_QSCALE_MIN);
 }
 
-void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int mv_rd)
+void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int modes)
 {
     double lambda;
     int sum = 0;
@@ -481,17 +481,16 @@ void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int 
         sum += q[0][k];
     lambda = C63_RD_LAMBDA * (sum / 16.0) * (sum / 16.0);
     rd->lambda    = trellis ? llrint(256 * lambda) : 0;
-    rd->lambda_me = mv_rd ? lrint(16 * C63_RD_LAMBDA_ME * sqrt(lambda)) : 0;
-    rd->pad       = 0;
+    rd->lambda_me = modes ? lrint(16 * C63_RD_LAMBDA_ME * sqrt(lambda)) : 0;
+    rd->modes     = modes;
 }
 
-int ff_c63_own_choices(AVCodecContext *avctx, const C63RateControl *rc, int tables, int mv_rd,
-                       int *sc_threshold)
+int ff_c63_own_choices(const AVCodecContext *avctx, const C63RateControl *rc, int tables,
+                       int rd_modes, int sc_threshold, int *sc)
 {
     const int own = rc->mode != C63_RC_QUALITY || tables != C63_TABLES_ANNEXK ||
-                    avctx->trellis || mv_rd;
+                    avctx->trellis || rd_modes;
 
-    if (*sc_threshold < 0)
-        *sc_threshold = own ? C63_SC_THRESHOLD_DEFAULT : 0;
-    return own || *sc_threshold;
+    *sc = sc_threshold >= 0 ? sc_threshold : own ? C63_SC_THRESHOLD_DEFAULT : 0;
+    return own || *sc;
 }

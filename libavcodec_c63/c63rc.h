@@ -136,26 +136,28 @@ void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx);
 void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames);
 
 /**
- * The lambdas of a frame coded with tables q: trellis and mv_rd turn the
- * decisions on (else their lambda is 0). lambda, in squared error per bit,
- * is C63_RD_LAMBDA x Q^2, Q the mean of the 16 first luma steps in zigzag
- * order (the step of flat tables); lambda_me, in SAD per bit,
- * C63_RD_LAMBDA_ME x sqrt(lambda).
+ * The lambdas of a frame coded with tables q: trellis and the vector
+ * choices (modes: C63_RD_MV, C63_RD_INTRA) turn the decisions on (else
+ * their lambda is 0). lambda, in squared error per bit, is C63_RD_LAMBDA
+ * x Q^2, Q the mean of the 16 first luma steps in zigzag order (the step
+ * of flat tables); lambda_me, in SAD per bit, C63_RD_LAMBDA_ME x
+ * sqrt(lambda).
  */
-void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int mv_rd);
+void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int modes);
 
 /** -sc_threshold when the encoder makes choices of its own */
 #define C63_SC_THRESHOLD_DEFAULT 70
 
 /**
  * Whether the encoder makes choices of its own rather than the reference's
- * (rate control, -tables other than annexk, -trellis, -mv_rd or scene
- * cuts): it then keeps the AC levels to what the reference decoder reads.
- * *sc_threshold, the -sc_threshold option, becomes the scene-cut threshold
- * to use (0: none): -1 (the default) is C63_SC_THRESHOLD_DEFAULT where the
- * encoder makes choices of its own and 0 where it makes the reference's.
+ * (rate control, -tables other than annexk, -trellis, vector choices
+ * (rd_modes) or scene cuts): it then keeps the AC levels to what the
+ * reference decoder reads. *sc gets the scene-cut threshold to use (0:
+ * none) for sc_threshold, the -sc_threshold option: -1 (the default) is
+ * C63_SC_THRESHOLD_DEFAULT where the encoder makes choices of its own and
+ * 0 where it makes the reference's.
  */
-int ff_c63_own_choices(AVCodecContext *avctx, const C63RateControl *rc, int tables, int mv_rd,
-                       int *sc_threshold);
+int ff_c63_own_choices(const AVCodecContext *avctx, const C63RateControl *rc, int tables,
+                       int rd_modes, int sc_threshold, int *sc);
 
 #endif /* AVCODEC_C63_C63RC_H */

@@ -66,23 +66,26 @@ FATE_C63_GPU_RATE += $(C63_GPU_VBV)
 $(C63_GPU_VBV): CMP = null
 fate-c63-cuda-rate-vbv-capped:   CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=100 -b:v 1M -maxrate 1500k -bufsize 500k
 fate-c63-cuda-rate-vbv-constant: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=100 -b:v 1M -maxrate 1M -bufsize 300k
-fate-c63-cuda-rate-vbv-splice:   CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 3M -bufsize 1M -tables flat -trellis 1 -mv_rd 1
+fate-c63-cuda-rate-vbv-splice:   CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 3M -bufsize 1M $(C63_RD_OPT_all)
 # an odd width, staged as NV12 (rows of the picture's width)
 fate-c63-cuda-rate-vbv-odd-nv12: CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=25,trim=end_frame=30 -b:v 300k -maxrate 450k -bufsize 150k -- -vf format=nv12
 # CUDA frames
 fate-c63-cuda-rate-vbv-cudaframes: CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 2M -bufsize 2M -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda
 
-# Rate-distortion options: c63_mv_rd chooses the vectors and c63_encode_rd
-# the levels that c63 chooses, so the bytes are the same: each option alone
-# and all together on every vector, and all together under -b:v and -q:v.
+# Rate-distortion options: c63_mv_rd chooses the vectors (and the blocks
+# without one) and c63_encode_rd the levels that c63 chooses, so the bytes
+# are the same: each option alone and all together on every vector, all
+# together under -b:v and -q:v, and -intra_rd on the spliced vector
+# without scene cuts.
 define C63_GPU_RD_TEST
 FATE_C63_GPU_RD += fate-c63-cuda-rd-$(1)-$(2)
 fate-c63-cuda-rd-$(1)-$(2): CMD = $$(C63_GPU_TEST) samevec $(2) $$(C63_RD_OPT_$(1))
 endef
-$(foreach o,flat trellis mvrd all,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_RD_TEST,$(o),$(v)))))
-FATE_C63_GPU_RD += fate-c63-cuda-rd-all-bitrate fate-c63-cuda-rd-all-q
+$(foreach o,flat trellis mvrd intra all,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_RD_TEST,$(o),$(v)))))
+FATE_C63_GPU_RD += fate-c63-cuda-rd-all-bitrate fate-c63-cuda-rd-all-q fate-c63-cuda-rd-intra-cuts
 fate-c63-cuda-rd-all-bitrate: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M $(C63_RD_OPT_all)
 fate-c63-cuda-rd-all-q:       CMD = $(C63_GPU_TEST) samevec cif_testsrc2 $(C63_RD_OPT_all-q)
+fate-c63-cuda-rd-intra-cuts:  CMD = $(C63_GPU_TEST) samevec splice $(C63_RD_OPT_intra-cuts)
 
 # Scene cuts: c63_sc_hist and c63_sc_decide cut where c63 cuts, forced
 # keyframes (-g) included, and under -b:v.

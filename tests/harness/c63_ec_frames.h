@@ -66,7 +66,9 @@ template <class R> static void fill_block(int16_t *c, CoefKind kind, int b, R &r
 }
 
 // A coded frame of a w x h picture; frame 0 is a keyframe, 1 has random
-// vectors, 2 mostly equal neighbours (reuse), 3 extreme vectors.
+// vectors, 2 mostly equal neighbours (reuse), 3 extreme vectors, 4 blocks
+// without a vector (C63_MV_INTRA) among equal and random ones.
+#define SYNTH_FRAMES 5
 struct SynthFrame {
     C63Geometry g;
     std::vector<int16_t> coef;
@@ -89,6 +91,11 @@ template <class R> static void synth_frame(SynthFrame &s, int w, int h, CoefKind
             s.mv[i] = { (int8_t)(i & 1 ? 64 : -64), (int8_t)(i & 2 ? -64 : 63) };
         else if (frame == 2)
             s.mv[i] = i ? s.mv[i - 1] : C63MV{ 1, -1 };
+        else if (frame == 4 && !rnd_in(r, 0, 2))
+            s.mv[i] = { C63_MV_INTRA, 0 };
+        else if (frame == 4)
+            s.mv[i] = i && rnd_in(r, 0, 1) ? s.mv[i - 1] :
+                      C63MV{ (int8_t)rnd_in(r, -8, 8), (int8_t)rnd_in(r, -8, 8) };
         else
             s.mv[i] = { 0, 0 };
     }

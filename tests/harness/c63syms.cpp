@@ -1,13 +1,14 @@
 // c63syms: reads a .c63 stream's entropy-coded data symbol by symbol, with
 // its own Huffman decoding of the standard JPEG tables, and counts the
+// blocks of inter frames without a vector (use_mv 0, -intra_rd) and the
 // luminance AC codes of run 0, size 10: the code that the reference
 // decoder reads wrongly (docs/c63-format.md, quirk Q3), so that a stream
 // with one stops it. The encoder's rate-controlled modes must never send it.
 //
 //   c63syms FILE.c63
 //
-// Prints the number of frames and of those codes; exits 1 on a stream it
-// cannot read.
+// Prints the number of frames and of those blocks and codes, the codes
+// last; exits 1 on a stream it cannot read.
 
 #include <cstdint>
 #include <cstdio>
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
     const Huff ac[2] = { { ff_mjpeg_bits_ac_luminance, ff_mjpeg_val_ac_luminance },
                          { ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance } };
     const size_t header = 655;          // SOI .. SOS, fixed (docs/c63-format.md)
-    long frames = 0, q3 = 0;
+    long frames = 0, q3 = 0, novec = 0;
     size_t at = 0;
     while (at < s.size()) {
         if (s.size() - at < header || s[at] != 0xFF || s[at + 1] != 0xD8) {
@@ -122,6 +123,8 @@ int main(int argc, char **argv)
                             std::fprintf(stderr, "c63syms: bad vector in frame %ld\n", frames);
                             return 1;
                         }
+                    } else {
+                        novec += !key;
                     }
                     if (!value(dc[chroma])) {
                         std::fprintf(stderr, "c63syms: bad DC code in frame %ld\n", frames);
@@ -146,6 +149,7 @@ int main(int argc, char **argv)
                 }
         frames++;
     }
-    std::printf("frames: %ld\nluma AC codes of run 0, size 10: %ld\n", frames, q3);
+    std::printf("frames: %ld\nblocks of inter frames without a vector: %ld\n"
+                "luma AC codes of run 0, size 10: %ld\n", frames, novec, q3);
     return 0;
 }

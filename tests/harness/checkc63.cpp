@@ -432,7 +432,7 @@ static void check_entropy_serial()
             avctx->time_base = { 1, 25 };
             ok = avcodec_open2(avctx, codec, nullptr) >= 0;
         }
-        for (int frame = 0; frame < 4 && ok; frame++) {
+        for (int frame = 0; frame < SYNTH_FRAMES && ok; frame++) {
             uint8_t q[3][64];
             ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qps[(n + frame) % 3]);
             synth_frame(sf, c.w, c.h, c.kind, frame, rng);

@@ -511,6 +511,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                     v->x = 0;
                 if (8 * by + v->y < 0 || 8 * by + v->y > php - 8)
                     v->y = 0;
+                if (rnd() % 8 == 0)     /* no vector: no prediction */
+                    v->x = C63_MV_INTRA, v->y = 0;
             }
 
         for (int by = 0; by < bh; by++)
@@ -518,8 +520,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                 const size_t b = off[p] / 64 + by * bw + bx;
                 const size_t at = off[p] + (size_t)8 * by * pwp + 8 * bx;
                 int16_t res[64];
-                const uint8_t *pred = key ? NULL : ref.data() + at +
-                                                   (ptrdiff_t)mv[b].y * pwp + mv[b].x;
+                const uint8_t *pred = key || mv[b].x == C63_MV_INTRA ? NULL :
+                                      ref.data() + at + (ptrdiff_t)mv[b].y * pwp + mv[b].x;
                 dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
                 int16_t *c = coef_cpu.data() + 64 * b;
                 c63_fdct_quant_ref(c, res, q[p]);
@@ -633,13 +635,14 @@ static void test_encode(void)
 }
 
 /*
- * c63_mv_rd (-mv_rd) against c63_rd_choose_mv() block by block, left to
- * right: three planes as the encoder lays them out (w x h luma, chroma of
- * half the size), the current pictures the references moved and lightly
- * changed (or unrelated), the best-SAD vectors any in the plane, and
- * lambda_me from none to dominant.
+ * c63_mv_rd (-mv_rd, -intra_rd: modes) against c63_rd_choose_mv() block
+ * by block, left to right: three planes as the encoder lays them out (w x
+ * h luma, chroma of half the size), the current pictures the references
+ * moved and lightly changed (or unrelated), the best-SAD vectors any in
+ * the plane, lambda_me from none to dominant, DC steps of each plane from
+ * 1 to 100.
  */
-static void test_mvrd_case(int w, int h, int lambda_me, bool related)
+static void test_mvrd_case(int w, int h, int lambda_me, bool related, int modes = C63_RD_MV)
 {
     if ((long)w * h > max_area)
         return;
@@ -652,12 +655,13 @@ static void test_mvrd_case(int w, int h, int lambda_me, bool related)
         m.p[p].h = ph[p];
         m.p[p].first = (int)(off[p] / 64);
         m.p[p].first_row = m.nrows;
+        m.p[p].qdc = 1 + (int)(rnd() % 100);
         m.nrows += ph[p] / 8;
     }
     const size_t nb = total / 64;
     std::vector<uint8_t> cur(total), ref(total);
     std::vector<C63ECMV> best(nb), cpu(nb), gpu(nb);
-    long changed = 0;
+    long changed = 0, intra = 0;
 
     for (int p = 0; p < 3; p++) {
         const int W = pw[p], H = ph[p];
@@ -693,8 +697,10 @@ static void test_mvrd_case(int w, int h, int lambda_me, bool related)
                 const size_t b = off[p] / 64 + by * bw + bx;
                 cpu[b] = c63_rd_choose_mv(cur.data() + off[p] + (size_t)8 * by * W + 8 * bx,
                                           ref.data() + off[p], W, H, bx, by, best[b],
-                                          bx ? &cpu[b - 1] : NULL, lambda_me);
+                                          bx ? &cpu[b - 1] : NULL, lambda_me, modes,
+                                          m.p[p].qdc);
                 changed += cpu[b].x != best[b].x || cpu[b].y != best[b].y;
+                intra += cpu[b].x == C63_MV_INTRA;
             }
     }
 
@@ -706,6 +712,7 @@ static void test_mvrd_case(int w, int h, int lambda_me, bool related)
     m.orig = dcur.p;
     m.ref = dref.p;
     m.lambda_me = lambda_me;
+    m.modes = modes;
     void *args[] = { &m };
     launch(f_mv_rd, (m.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1, 32 * C63_MVRD_WARPS, 1, 0,
            args);
@@ -723,21 +730,24 @@ static void test_mvrd_case(int w, int h, int lambda_me, bool related)
     /* (an 8x8 frame's planes have one block each, whose only vector is (0, 0)) */
     if (lambda_me && !changed && nb > 3 && detail.empty())
         detail = "no vector changed: the case does not test the choice";
-    char name[96];
-    snprintf(name, sizeof(name), "mv_rd %dx%d lambda_me %d %s (%ld of %zu changed)", w, h,
-             lambda_me, related ? "moved" : "unrelated", changed, nb);
+    char name[128];
+    snprintf(name, sizeof(name), "mv_rd %dx%d lambda_me %d %s%s%s (%ld of %zu changed, %ld without)",
+             w, h, lambda_me, related ? "moved" : "unrelated", modes & C63_RD_MV ? " mv" : "",
+             modes & C63_RD_INTRA ? " intra" : "", changed, nb, intra);
     report(name, detail.empty(), detail);
 }
 
 static void test_mvrd(void)
 {
-    for (int lambda_me : { 0, 16, 200, 3000, 100000 }) {
-        test_mvrd_case(176, 144, lambda_me, true);
-        test_mvrd_case(88, 72, lambda_me, false);
-    }
+    for (int modes : { C63_RD_MV, C63_RD_INTRA, C63_RD_MV | C63_RD_INTRA })
+        for (int lambda_me : { 0, 16, 200, 3000, 100000 }) {
+            test_mvrd_case(176, 144, lambda_me, true, modes);
+            test_mvrd_case(88, 72, lambda_me, false, modes);
+        }
     test_mvrd_case(8, 8, 200, true);        /* one block a plane row */
     test_mvrd_case(40, 24, 200, true);
     test_mvrd_case(1920, 1088, 200, true);
+    test_mvrd_case(1920, 1088, 200, true, C63_RD_MV | C63_RD_INTRA);
 }
 
 /* ---------------------------------------------------------- scene cuts */
@@ -1067,7 +1077,7 @@ static void test_entropy(void)
     int n = 0;
     printf("c63_ec_* kernels against the serial coder (and it against the CPU writer):\n");
     for (const Case &c : cases)
-        for (int frame = 0; frame < 4; frame++)
+        for (int frame = 0; frame < SYNTH_FRAMES; frame++)
             test_entropy_case(c.w, c.h, c.kind, frame, qps[n++ % 3]);
 }
 
