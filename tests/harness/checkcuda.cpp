@@ -511,7 +511,7 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                     v->x = 0;
                 if (8 * by + v->y < 0 || 8 * by + v->y > php - 8)
                     v->y = 0;
-                if (rnd() % 8 == 0)     /* no vector: no prediction */
+                if ((bx + 2 * by + p) % 7 == 3)     /* no vector: no prediction */
                     v->x = C63_MV_INTRA, v->y = 0;
             }
 
