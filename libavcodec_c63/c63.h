@@ -48,6 +48,8 @@ enum C63Tables {
     C63_TABLES_ANNEXK,  ///< JPEG Annex K (with quirk Q5): the reference's
     C63_TABLES_FLAT,    ///< one step for every coefficient, 32 (for PSNR), scaled
                         ///< to a multiple of 4
+    C63_TABLES_SSIM,    ///< 32 at low frequencies, coarser above (for SSIM),
+                        ///< scaled to a multiple of 4
     C63_NB_TABLES,
 };
 
@@ -96,15 +98,15 @@ extern const float ff_c63_dct_transposed[8][8];
 /**
  * Quantisation tables for quality factor qp (1..50), in zigzag order: the
  * base tables (enum C63Tables) / (qp / 10), truncated (clamped to 1..255,
- * where the reference wraps modulo 256 below qp 5); flat tables' step
- * rounded to the nearest multiple of 4 (4..252) instead.
+ * where the reference wraps modulo 256 below qp 5); the steps of the
+ * other tables rounded to the nearest multiple of 4 (4..252) instead.
  */
 void ff_c63_quant_tables(uint8_t q[3][64], int tables, int qp);
 
 /**
  * Quantisation tables for quantiser scale qscale (C63_QSCALE_MIN ..
- * C63_QSCALE_MAX): base * qscale / 10, truncated, clamped to 1..255 (flat
- * tables: rounded to a multiple of 4, 4..252).
+ * C63_QSCALE_MAX): base * qscale / 10, truncated, clamped to 1..255 (other
+ * than Annex K: rounded to a multiple of 4, 4..252).
  */
 void ff_c63_quant_tables_scale(uint8_t q[3][64], int tables, double qscale);
 

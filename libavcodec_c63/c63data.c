@@ -35,6 +35,14 @@
     32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, \
     32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32
 
+/* By anti-diagonal u + v, in zigzag order: 32 up to 6, then 44, 96, and
+ * 252 from 9 on. */
+#define SSIM_STEPS \
+     32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32, \
+     32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  32,  44,  44,  44,  44, \
+     44,  44,  44,  44,  96,  96,  96,  96,  96,  96,  96, 252, 252, 252, 252, 252, \
+    252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252
+
 const uint8_t ff_c63_quant_base[C63_NB_TABLES][2][64] = {
     [C63_TABLES_ANNEXK] = { {
         /* JPEG Annex K.1 in zigzag order, with the reference's 30 at
@@ -53,6 +61,10 @@ const uint8_t ff_c63_quant_base[C63_NB_TABLES][2][64] = {
      * the squared error (PSNR) for a given rate, where Annex K spends
      * fewer bits on what the eye sees less. */
     [C63_TABLES_FLAT] = { { FLAT32 }, { FLAT32 } },
+    /* For SSIM, the same for every plane: coarse steps for the highest
+     * frequencies save bits at little cost in SSIM (chosen by measurement
+     * on camera footage, docs/c63.md). */
+    [C63_TABLES_SSIM] = { { SSIM_STEPS }, { SSIM_STEPS } },
 };
 
 /* Aligned for the x86 assembly, which loads its rows whole. */
@@ -71,10 +83,10 @@ void ff_c63_geometry(C63Geometry *g, int width, int height)
     g->h[1]   = g->h[2] = g->mb_h * 8;
 }
 
-/* A flat step is rounded to a multiple of 4 (4 to 252): the decoder
- * rebuilds level x q as 4 round(level x q / 4), exactly level x q only
- * then (docs/c63-format.md section 5). */
-static int flat_step(double v)
+/* A step of our own tables (all but Annex K) is rounded to a multiple of
+ * 4 (4 to 252): the decoder rebuilds level x q as 4 round(level x q / 4),
+ * exactly level x q only then (docs/c63-format.md section 5). */
+static int own_step(double v)
 {
     return av_clip(4 * (int)lrint(v / 4), 4, 252);
 }
@@ -84,8 +96,8 @@ void ff_c63_quant_tables(uint8_t q[3][64], int tables, int qp)
     for (int c = 0; c < 3; c++)
         for (int k = 0; k < 64; k++) {
             double v = ff_c63_quant_base[tables][!!c][k] / (qp / 10.0);
-            if (tables == C63_TABLES_FLAT) {
-                q[c][k] = flat_step(v);
+            if (tables != C63_TABLES_ANNEXK) {
+                q[c][k] = own_step(v);
                 continue;
             }
             q[c][k] = av_clip((int)v, 1, 255);
@@ -96,8 +108,8 @@ void ff_c63_quant_tables_scale(uint8_t q[3][64], int tables, double qscale)
 {
     for (int c = 0; c < 3; c++)
         for (int k = 0; k < 64; k++)
-            q[c][k] = tables == C63_TABLES_FLAT
-                    ? flat_step(ff_c63_quant_base[tables][!!c][k] * qscale / 10)
+            q[c][k] = tables != C63_TABLES_ANNEXK
+                    ? own_step(ff_c63_quant_base[tables][!!c][k] * qscale / 10)
                     : av_clip((int)(ff_c63_quant_base[tables][!!c][k] * qscale / 10), 1, 255);
 }
 

@@ -44,6 +44,8 @@
       AV_OPT_TYPE_CONST, { .i64 = C63_TABLES_ANNEXK }, 0, 0, VE, .unit = "tables" }, \
     { "flat", "One step for every coefficient (best PSNR per bit)", 0,           \
       AV_OPT_TYPE_CONST, { .i64 = C63_TABLES_FLAT }, 0, 0, VE, .unit = "tables" }, \
+    { "ssim", "Flat at low frequencies, coarser above (best SSIM per bit)", 0,   \
+      AV_OPT_TYPE_CONST, { .i64 = C63_TABLES_SSIM }, 0, 0, VE, .unit = "tables" }, \
     { "mv_rd", "Choose each vector by SAD + lambda x its bits, among the best-SAD " \
       "one, (0, 0) and the left neighbour's", offsetof(Ctx, mv_rd),              \
       AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },                                \

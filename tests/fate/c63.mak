@@ -159,11 +159,13 @@ FATE_C63_ALL += $(C63_RATE)
 # spliced vector without scene cuts, its cuts are inter frames, which
 # -intra_rd codes mostly without vectors.
 C63_RD_OPT_flat    = -tables flat
+C63_RD_OPT_ssim    = -tables ssim
 C63_RD_OPT_trellis = -trellis 1
 C63_RD_OPT_mvrd    = -mv_rd 1
 C63_RD_OPT_intra   = -intra_rd 1
 C63_RD_OPT_all     = -tables flat -trellis 1 -mv_rd 1 -intra_rd 1
 C63_RD_OPT_all-q   = -tables flat -trellis 1 -mv_rd 1 -intra_rd 1 -q:v 6
+C63_RD_OPT_ssim-all = -tables ssim -trellis 1 -mv_rd 1 -intra_rd 1
 define C63_RD_TEST
 FATE_C63_RD += fate-c63-rd-$(1)-$(2)
 fate-c63-rd-$(1)-$(2): tests/c63syms$(EXESUF)
@@ -171,10 +173,11 @@ fate-c63-rd-$(1)-$(2): CMD = $$(C63_TEST) rd $(2) $$$$(target_path tests/c63syms
 endef
 C63_RD_OPT_intra-cuts = -tables flat -sc_threshold 0 -intra_rd 1
 C63_RD_OPT_cuts       = -tables flat -sc_threshold 0
-$(foreach o,flat trellis mvrd intra all all-q,$(foreach v,mandel cif_noise,$(eval $(call C63_RD_TEST,$(o),$(v)))))
+$(foreach o,flat ssim trellis mvrd intra all all-q ssim-all,$(foreach v,mandel cif_noise,$(eval $(call C63_RD_TEST,$(o),$(v)))))
 $(foreach o,cuts intra-cuts,$(eval $(call C63_RD_TEST,$(o),splice)))
-FATE_C63_RD += fate-c63-rd-all-bitrate fate-c63-threads-rd
+FATE_C63_RD += fate-c63-rd-all-bitrate fate-c63-rd-ssim-bitrate fate-c63-threads-rd
 fate-c63-rd-all-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 $(C63_RD_OPT_all)
+fate-c63-rd-ssim-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 $(C63_RD_OPT_ssim-all)
 fate-c63-threads-rd:     CMD = $(C63_TEST) threads-opts qcif_keyint $(C63_RD_OPT_all)
 FATE_C63_ALL += $(FATE_C63_RD)
 
