@@ -67,7 +67,7 @@
 typedef struct C63RDParams {
     long long lambda;       ///< trellis: 256 x squared error per bit
     int       lambda_me;    ///< vectors: 16 x SAD per bit
-    int       modes;        ///< C63_RD_MV | C63_RD_INTRA, where lambda_me
+    int       modes;        ///< C63_RD_MV | C63_RD_INTRA: what lambda_me decides
 } C63RDParams;
 
 /**
