@@ -119,7 +119,8 @@ if [ -s "$DEPS/debian/control" ]; then
     command -v dpkg-checkbuilddeps >/dev/null 2>&1 || need="$need dpkg-dev"
     if ! command -v dpkg-checkbuilddeps >/dev/null 2>&1 ||
        ! dpkg-checkbuilddeps -B "$DEPS/debian/control" >/dev/null 2>&1; then
-        builddep=$DEPS
+        # apt-get takes a directory only as a path (./dir or /dir)
+        case $DEPS in /*) builddep=$DEPS ;; *) builddep=./$DEPS ;; esac
     fi
 fi
 
@@ -133,12 +134,12 @@ if [ -n "$need$builddep" ]; then
         fi
         if [ -n "$builddep" ]; then
             echo "deps: installing the build dependencies of $PRETTY_NAME's ffmpeg"
-            apt-get build-dep -y -qq --no-install-recommends "./$builddep" >/dev/null
+            apt-get build-dep -y -qq --no-install-recommends "$builddep" >/dev/null
         fi
     else
         echo "error: missing build dependencies. Run:" >&2
         [ -z "$need" ] || echo "  sudo apt-get install$need" >&2
-        [ -z "$builddep" ] || echo "  sudo apt-get build-dep ./$builddep" >&2
+        [ -z "$builddep" ] || echo "  sudo apt-get build-dep $builddep" >&2
         exit 1
     fi
 fi
