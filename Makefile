@@ -315,7 +315,7 @@ checkcuda: obj
 
 $(OBJ)/checkcuda: tests/harness/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/harness/c63_ec_frames.h \
                   tests/harness/c63ref.h tests/harness/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
-                  kernels/c63_transform.h kernels/kernel_func.h \
+                  kernels/c63_transform.h kernels/c63_rd.h kernels/c63_scene.h kernels/kernel_func.h \
                   $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
 	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \

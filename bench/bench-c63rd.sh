@@ -28,6 +28,9 @@
 #   all       -tables flat -trellis 1 -mv_rd 1 -intra_rd 1
 #   ssim      -tables ssim -trellis 1 -mv_rd 1 -intra_rd 1 (all, with the
 #             tables for SSIM)
+#   all+dc    -tables flat -trellis 2 -mv_rd 1 -intra_rd 1 (all, with the
+#             DC chain)
+# (CASES: a subset of them, ref first)
 # and the peers with -b:v at the five bitrates of ref (one pass;
 # libx264 with -preset ultrafast). Every stream is measured from its
 # packets (bits per frame, shown as kb/s at 25 frames/s) and its decoding
@@ -51,7 +54,7 @@ trap 'rm -rf "$TMP"' EXIT
 clips=${CLIPS:-$BUILD/clips}
 ${CXX:-c++} -O2 -o "$TMP/bdrate" "$here/bdrate.cpp" || exit 1
 
-CASES="ref flat trellis mvrd intra flat+tr ft+mv all ssim"
+CASES=${CASES:-"ref flat trellis mvrd intra flat+tr ft+mv all ssim all+dc"}
 opts_of() {
     case $1 in
     ref)     echo "" ;;
@@ -63,6 +66,7 @@ opts_of() {
     ft+mv)   echo "-tables flat -trellis 1 -mv_rd 1" ;;
     all)     echo "-tables flat -trellis 1 -mv_rd 1 -intra_rd 1" ;;
     ssim)    echo "-tables ssim -trellis 1 -mv_rd 1 -intra_rd 1" ;;
+    all+dc)  echo "-tables flat -trellis 2 -mv_rd 1 -intra_rd 1" ;;
     esac
 }
 PEERS=

@@ -67,6 +67,7 @@ check "-q:v 2.5 -me_range 4"    same $c -- -q:v 2.5 -me_range 4
 check "-tables flat"            same $c -- -tables flat
 check "-tables ssim"            same $c -- -tables ssim
 check "-trellis 1"              same $c -- -trellis 1
+check "-trellis 2"              same $c -- -trellis 2
 check "-mv_rd 1"                same $c -- -mv_rd 1
 check "-intra_rd 1"             same $c -- -intra_rd 1
 all="-tables flat -trellis 1 -mv_rd 1 -intra_rd 1"
@@ -76,6 +77,9 @@ check "the same, -b:v 800k"     same $c -- $all -b:v 800k
 ssim="-tables ssim -trellis 1 -mv_rd 1 -intra_rd 1"
 check "$ssim" same $c -- $ssim
 check "the same, -b:v 800k"     same $c -- $ssim -b:v 800k
+all2="-tables flat -trellis 2 -mv_rd 1 -intra_rd 1"
+check "$all2" same $c -- $all2
+check "the same, -b:v 800k"     same $c -- $all2 -b:v 800k
 check "-trellis 1 -mv_rd 1 -quality 40 -me_range 4" same $c -- -trellis 1 -mv_rd 1 -quality 40 -me_range 4
 # the buffer model, and scene cuts on a splice of the clip and box.mp4
 # (bench/camera-clip.sh, beside the clip; skipped when absent)

@@ -350,9 +350,16 @@ static __device__ __forceinline__ float c63_dequant(int c, int q, float au, floa
     return __fmul_rn(__fmul_rn(v, au), av);
 }
 
-template <bool RD>
+/* What a launch of c63_encode_body does: c63_encode (the reference's
+ * levels), c63_encode_rd (with the trellis), and with the DC chain in two
+ * launches around c63_dc_chain: c63_encode_rdq (the levels and each
+ * block's exact DC) and c63_recon (the reconstruction from the levels). */
+enum { C63_ENC_PLAIN, C63_ENC_RD, C63_ENC_RDQ, C63_ENC_RECON };
+
+template <int MODE>
 static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
 {
+    constexpr bool RD = MODE == C63_ENC_RD || MODE == C63_ENC_RDQ;
     __shared__ float buf[C63_ENC_BLOCKS][8 * C63_ENC_S];
     __shared__ __align__(16) short cbuf[C63_ENC_BLOCKS][64];
     __shared__ int zbuf[RD ? C63_ENC_BLOCKS : 1][64];
@@ -386,56 +393,75 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
         const int w  = ENC_FIELD(w), lb = b - ENC_FIELD(first), bw = w >> 3;
         const int by = lb / bw, bx = lb - by * bw;
         pix = (size_t)64 * ENC_FIELD(first) + (size_t)(8 * by + r) * w + 8 * bx;
-        const uint2 o = *(const uint2 *)((const u8 *)e.orig + pix);
         if (!(e.key < 0 ? c63_scene.key : e.key)) {
             const c63_mv v = ((const c63_mv *)e.mv)[b];
             if (v.x != C63_MV_INTRA)
                 c63_load8((const u8 *)e.ref + pix + (ptrdiff_t)v.y * w + v.x, &p0, &p1);
         }
+        if (MODE == C63_ENC_RECON) {
+            ((uint4 *)cbuf[sub])[r] = ((const uint4 *)e.coef)[(size_t)b * 8 + r];
+        } else {
+            const uint2 o = *(const uint2 *)((const u8 *)e.orig + pix);
 #pragma unroll
-        for (int j = 0; j < 8; j++)
-            x[j] = (float)(c63_byte(o.x, o.y, j) - c63_byte(p0, p1, j));
+            for (int j = 0; j < 8; j++)
+                x[j] = (float)(c63_byte(o.x, o.y, j) - c63_byte(p0, p1, j));
+        }
     } else {
 #pragma unroll
         for (int j = 0; j < 8; j++)
             x[j] = 0.0f;
+        if (MODE == C63_ENC_RECON)
+            for (int k = 0; k < 8; k++)
+                cbuf[sub][8 * r + k] = 0;
     }
 #undef ENC_FIELD
     __syncthreads();                        /* qs, zz */
 
-    /* Forward pass 1: row r. */
-    C63_DCT_PASS(y, x, C63_T);
-    c63_row_to_column(s, r, y, x);
+    if (MODE != C63_ENC_RECON) {
+        /* Forward pass 1: row r. */
+        C63_DCT_PASS(y, x, C63_T);
+        c63_row_to_column(s, r, y, x);
 
-    /* Forward pass 2: column r; scale, quantise, dequantise. */
-    C63_DCT_PASS(y, x, C63_T);
+        /* Forward pass 2: column r; scale, quantise, dequantise. */
+        C63_DCT_PASS(y, x, C63_T);
 #pragma unroll
-    for (int k = 0; k < 8; k++) {
-        const float av = k ? 1.0f : C63_ISQRT2_F;
-        const int zk = zz[k * 8 + r];
-        const int q  = qs[pi][zk];
-        const float z = __fmul_rn(__fmul_rn(y[k], au), av);
-        /* (int16_t)(float)round((double)z / 4.0 / (double)q); the
-         * division by 4 is exact, as the multiplication by 0.25 */
-        const double d = __ddiv_rn(__dmul_rn((double)z, 0.25), (double)q);
-        int c = (short)__float2int_rz(__double2float_rn(round(d)));
-        /* rate control: levels the reference decoder reads (quirk Q3),
-         * as ff_c63_encode_row() keeps them */
-        if (e.limit_ac && zk) {
-            const int lim = pi ? 1023 : 511;
-            c = c < -lim ? -lim : c > lim ? lim : c;
+        for (int k = 0; k < 8; k++) {
+            const float av = k ? 1.0f : C63_ISQRT2_F;
+            const int zk = zz[k * 8 + r];
+            const int q  = qs[pi][zk];
+            const float z = __fmul_rn(__fmul_rn(y[k], au), av);
+            /* (int16_t)(float)round((double)z / 4.0 / (double)q); the
+             * division by 4 is exact, as the multiplication by 0.25 */
+            const double d = __ddiv_rn(__dmul_rn((double)z, 0.25), (double)q);
+            int c = (short)__float2int_rz(__double2float_rn(round(d)));
+            /* rate control: levels the reference decoder reads (quirk Q3),
+             * as ff_c63_encode_row() keeps them */
+            if (e.limit_ac && zk) {
+                const int lim = pi ? 1023 : 511;
+                c = c < -lim ? -lim : c > lim ? lim : c;
+            }
+            cbuf[sub][zk] = (short)c;
+            if (RD)     /* 4 z, exact, rounded to nearest as lrintf() */
+                zbuf[sub][zk] = __float2int_rn(__fmul_rn(z, 4.0f));
+            else
+                s[k * C63_ENC_S + r] = c63_dequant(c, q, au, av);
         }
-        cbuf[sub][zk] = (short)c;
-        if (RD)     /* 4 z, exact, rounded to nearest as lrintf() */
-            zbuf[sub][zk] = __float2int_rn(__fmul_rn(z, 4.0f));
-        else
-            s[k * C63_ENC_S + r] = c63_dequant(c, q, au, av);
-    }
-    __syncwarp();
-    if (RD) {
-        if (active && !r)
-            c63_rd_quant(cbuf[sub], zbuf[sub], qs[pi], acl[pi ? 1 : 0], e.lambda);
         __syncwarp();
+    }
+    if (RD && active && !r)
+        c63_rd_quant(cbuf[sub], zbuf[sub], qs[pi], acl[pi ? 1 : 0], e.lambda);
+    __syncwarp();
+    if (MODE == C63_ENC_RDQ) {
+        /* the levels and the exact DC for c63_dc_chain, which decides the
+         * DCs before c63_recon reconstructs the blocks */
+        if (active) {
+            ((uint4 *)e.coef)[(size_t)b * 8 + r] = ((const uint4 *)cbuf[sub])[r];
+            if (!r)
+                ((int *)e.dcz)[b] = zbuf[sub][0];
+        }
+        return;
+    }
+    if (MODE != C63_ENC_PLAIN) {
 #pragma unroll
         for (int k = 0; k < 8; k++) {
             const int zk = zz[k * 8 + r];
@@ -444,7 +470,7 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
         }
         __syncwarp();
     }
-    if (active)
+    if (active && MODE != C63_ENC_RECON)
         ((uint4 *)e.coef)[(size_t)b * 8 + r] = ((const uint4 *)cbuf[sub])[r];
 #pragma unroll
     for (int j = 0; j < 8; j++)
@@ -480,13 +506,87 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
 extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
 c63_encode(C63EncParams e)
 {
-    c63_encode_body<false>(e);
+    c63_encode_body<C63_ENC_PLAIN>(e);
 }
 
 extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
 c63_encode_rd(C63EncParams e)
 {
-    c63_encode_body<true>(e);
+    c63_encode_body<C63_ENC_RD>(e);
+}
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_encode_rdq(C63EncParams e)
+{
+    c63_encode_body<C63_ENC_RDQ>(e);
+}
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_recon(C63EncParams e)
+{
+    c63_encode_body<C63_ENC_RECON>(e);
+}
+
+/* ------------------------------------------------------------ DC chain */
+
+/*
+ * -trellis 2 (c63_rd.h): one warp a chain (the blocks of an MCU row of a
+ * plane in coding order), as the CPU's c63_rd_dc_chain(). The lanes load
+ * 32 blocks' levels and exact DCs at a time, the first lane takes the
+ * steps and keeps the way back in shared memory; then it walks back
+ * writing each block's choice over its way back, and the lanes set the
+ * levels of the blocks whose choice is the second candidate.
+ */
+extern "C" __global__ void __launch_bounds__(32)
+c63_dc_chain(C63DCChainParams d)
+{
+    __shared__ short lev[32];
+    __shared__ int   dz[32];
+    __shared__ u8    back[C63_DC_CHAIN_MAX];
+    __shared__ u8    dcl[2][12];
+    const int lane = threadIdx.x, c = blockIdx.x;
+    const int pi = c >= d.p[2].first_chain ? 2 : c >= d.p[1].first_chain ? 1 : 0;
+    const C63DCChainPlane pl = d.p[pi];
+    const int v = c - pl.first_chain, luma = !pi, n = luma ? 2 * pl.bw : pl.bw;
+    const int q = ((const u8 *)d.q)[pi * 64];
+    short *coef = (short *)d.coef;
+    const int *dcz = (const int *)d.dcz;
+    long long cost[2] = { 0, 0 }, err[2];
+    int lp[2] = { 0, 0 }, lv[2];
+
+    if (lane < 24)
+        dcl[lane / 12][lane % 12] = ((const u8 *)d.dc_len)[lane];
+    for (int i0 = 0; i0 < n; i0 += 32) {
+        const int i = i0 + lane;
+        if (i < n) {
+            const int b = pl.first + c63_rd_dc_block(i, luma, pl.bw, v);
+            lev[lane] = coef[(size_t)64 * b];
+            dz[lane]  = dcz[b];
+        }
+        __syncwarp();
+        if (!lane)
+            for (int j = 0; j < 32 && i0 + j < n; j++) {
+                c63_rd_dc_cands(lev[j], dz[j], q, lv, err);
+                back[i0 + j] = c63_rd_dc_step(cost, lp, lv, err, dcl[luma ? 0 : 1], d.lambda,
+                                              !(i0 + j));
+            }
+        __syncwarp();
+    }
+    if (!lane) {
+        int s = cost[1] < cost[0];
+        for (int i = n - 1; i >= 0; i--) {
+            const int t = back[i];
+            back[i] = s;
+            s = (t >> s) & 1;
+        }
+    }
+    __syncwarp();
+    for (int i = lane; i < n; i += 32)
+        if (back[i]) {
+            const int b = pl.first + c63_rd_dc_block(i, luma, pl.bw, v);
+            c63_rd_dc_cands(coef[(size_t)64 * b], dcz[b], q, lv, err);
+            coef[(size_t)64 * b] = lv[1];
+        }
 }
 
 /* ------------------------------------------------------ vector decision */

@@ -31,6 +31,12 @@
  *   lengths of the runs, sizes, ZRL and EOB, and the error of the value the
  *   decoder really reconstructs (4 x round(level x q / 4), which is not
  *   level x q where q is not a multiple of 4).
+ * - c63_rd_dc_step() (-trellis 2): the DC levels of the blocks of an MCU
+ *   row of a plane, each the level as quantised or the next toward the
+ *   exact value, that minimise squared error + lambda x bits of the DC
+ *   differences along the row in coding order (a two-state shortest path;
+ *   the difference from the row before is not counted, so that rows are
+ *   decided independently).
  * - c63_rd_mv_cost() (-mv_rd, -intra_rd): SAD + lambda_me x bits of a
  *   vector, for the choice among the best-SAD vector, the zero vector and
  *   the left neighbour's (sent as the one-bit reuse); then of no vector
@@ -66,6 +72,7 @@
 /** Lambdas of one frame (ff_c63_rd_params()); 0 turns the decision off. */
 typedef struct C63RDParams {
     long long lambda;       ///< trellis: 256 x squared error per bit
+    int       dc;           ///< -trellis 2: the DC chain too (lambda's)
     int       lambda_me;    ///< vectors: 16 x SAD per bit
     int       modes;        ///< C63_RD_MV | C63_RD_INTRA: what lambda_me decides
 } C63RDParams;
@@ -94,6 +101,28 @@ typedef struct C63MVRDParams {
     int modes;                      ///< C63_RD_MV | C63_RD_INTRA
     int sc;                         ///< nothing to do where c63_scene.key (c63_scene.h)
 } C63MVRDParams;
+
+/**
+ * c63_dc_chain, the DC chain of -trellis 2 on the GPU: one warp a chain,
+ * the chains of the three planes (an MCU row each) numbered one after the
+ * other, between c63_encode_rdq and c63_recon (c63_transform.h), on their
+ * levels and exact DCs.
+ */
+#define C63_DC_CHAIN_MAX (2 * 65536 / 8)    ///< blocks of the longest chain
+
+typedef struct C63DCChainPlane {
+    int bw;                         ///< blocks a row
+    int first;                      ///< its first block over the three planes
+    int first_chain;                ///< its first chain over the three planes
+} C63DCChainPlane;
+
+typedef struct C63DCChainParams {
+    unsigned long long coef, dcz, q;    ///< device addresses (c63_encode_rdq's)
+    unsigned long long dc_len;          ///< DC code lengths, [2][12]
+    C63DCChainPlane p[3];
+    int nchains;
+    long long lambda;
+} C63DCChainParams;
 
 /** Bits of a vector component of size s (the MV table's code, then s bits). */
 KERNEL_INLINE int c63_rd_mv_comp_bits(int v)
@@ -230,6 +259,115 @@ KERNEL_INLINE int c63_rd_size(int a)
 {
     return a ? 32 - C63EC_CLZ(a) : 0;
 }
+
+/** What the decoder reconstructs of level l of either sign (c63_rd_rec()). */
+KERNEL_INLINE long long c63_rd_rec_signed(int l, int q)
+{
+    return l < 0 ? -c63_rd_rec(-l, q) : c63_rd_rec(l, q);
+}
+
+/**
+ * The block of a plane of bw blocks a row that comes i-th in coding order
+ * in MCU row v, as its raster index: luma 2x2 blocks an MCU, chroma one.
+ * An MCU row has 2 bw luma blocks and bw chroma blocks.
+ */
+KERNEL_INLINE int c63_rd_dc_block(int i, int luma, int bw, int v)
+{
+    return luma ? (2 * v + ((i >> 1) & 1)) * bw + 2 * (i >> 2) + (i & 1) : v * bw + i;
+}
+
+/**
+ * -trellis 2: the two DC levels of a block whose DC is quantised to l, at
+ * DC step q, from z (4 x the scaled DCT output, as the trellis's z4): l and
+ * the next level toward z (toward zero where l is exact); err: the squared
+ * error of each.
+ */
+KERNEL_INLINE void c63_rd_dc_cands(int l, int z, int q, int lv[2], long long err[2])
+{
+    const long long e0 = z - c63_rd_rec_signed(l, q);
+    long long e1;
+    lv[0]  = l;
+    lv[1]  = e0 > 0 || (e0 == 0 && l < 0) ? l + 1 : l - 1;
+    e1     = z - c63_rd_rec_signed(lv[1], q);
+    err[0] = e0 * e0;
+    err[1] = e1 * e1;
+}
+
+/** Bits of a DC difference d: its size's code (dc_len) and the size. */
+KERNEL_INLINE int c63_rd_dc_diff_bits(int d, const unsigned char *dc_len)
+{
+    const int s = c63_rd_size(d < 0 ? -d : d);
+    return dc_len[s] + s;
+}
+
+/**
+ * One block of the DC chain of an MCU row (-trellis 2), in coding order.
+ * cost[t]: the least squared error + lambda x bits of the chain up to the
+ * block before, ending in its candidate t (level lp[t]); both become those
+ * of the chain up to this block, whose candidates are lv, err
+ * (c63_rd_dc_cands()). first: the row's first block (its difference from
+ * the row before is not counted). Returns the way back: bit s set where
+ * this block's candidate s follows the candidate 1 of the block before
+ * (candidate 0 on ties). After the row's last block, the chain ends in the
+ * candidate of least cost (0 on ties), and each block's choice is the bit
+ * of the block after's choice in the way back of the block after.
+ */
+KERNEL_INLINE int c63_rd_dc_step(long long cost[2], int lp[2], const int lv[2],
+                                 const long long err[2], const unsigned char *dc_len,
+                                 long long lambda, int first)
+{
+    long long c[2];
+    int back = 0;
+    for (int s = 0; s < 2; s++) {
+        long long a = 0;
+        if (!first) {
+            const long long b = cost[1] + lambda * c63_rd_dc_diff_bits(lv[s] - lp[1], dc_len);
+            a = cost[0] + lambda * c63_rd_dc_diff_bits(lv[s] - lp[0], dc_len);
+            if (b < a) {
+                a     = b;
+                back |= 1 << s;
+            }
+        }
+        c[s] = a + err[s];
+    }
+    cost[0] = c[0];
+    cost[1] = c[1];
+    lp[0]   = lv[0];
+    lp[1]   = lv[1];
+    return back;
+}
+
+#if !KERNEL_GPU
+/**
+ * The DC chain of MCU row v of a plane of bw blocks a row on the CPU
+ * (-trellis 2): coef, the plane's levels (64 a block, raster order; the
+ * DCs are replaced with the choice), dcz each block's z, back a byte a
+ * block for the way back. c63_dc_chain does the same on the GPU.
+ */
+static inline void c63_rd_dc_chain(short *coef, const int *dcz, unsigned char *back,
+                                   int bw, int v, int luma, int q,
+                                   const unsigned char *dc_len, long long lambda)
+{
+    const int n = luma ? 2 * bw : bw;
+    long long cost[2] = { 0, 0 }, err[2];
+    int lp[2] = { 0, 0 }, lv[2], s;
+
+    for (int i = 0; i < n; i++) {
+        const int b = c63_rd_dc_block(i, luma, bw, v);
+        c63_rd_dc_cands(coef[64 * b], dcz[b], q, lv, err);
+        back[b] = c63_rd_dc_step(cost, lp, lv, err, dc_len, lambda, !i);
+    }
+    s = cost[1] < cost[0];
+    for (int i = n - 1; i >= 0; i--) {
+        const int b = c63_rd_dc_block(i, luma, bw, v), t = back[b];
+        if (s) {
+            c63_rd_dc_cands(coef[64 * b], dcz[b], q, lv, err);
+            coef[64 * b] = lv[1];
+        }
+        s = (t >> s) & 1;
+    }
+}
+#endif
 
 /**
  * Trellis quantisation of one block's AC levels. c: the 64 levels of the

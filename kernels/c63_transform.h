@@ -30,7 +30,10 @@
  * launch has ceil(nblocks / C63_ENC_BLOCKS) thread blocks.
  *
  * c63_encode_rd is the same with trellis quantisation (c63_rd_quant(),
- * by the first thread of each block).
+ * by the first thread of each block). With the DC chain (-trellis 2),
+ * c63_encode_rdq does its first half (the levels, and each block's exact
+ * DC into dcz), c63_dc_chain (c63_rd.h) decides the DC levels, and
+ * c63_recon the second half (the reconstruction from coef).
  *
  * Plain C types only, so that both sides lay the structure out
  * identically (pointers travel as unsigned long long, as CUdeviceptr).
@@ -57,6 +60,7 @@ typedef struct C63EncParams {
     int limit_ac;                   ///< AC levels within +-511 (luma), +-1023 (chroma)
     long long lambda;               ///< c63_encode_rd: the trellis's (c63_rd.h)
     unsigned long long ac_len;      ///< c63_encode_rd: AC code lengths, [2][256]
+    unsigned long long dcz;         ///< c63_encode_rdq: each block's exact DC (int)
 } C63EncParams;
 
 #if !KERNEL_GPU

@@ -85,6 +85,8 @@ typedef struct C63EncBuffers {
     double        qscale;           ///< their scale (rate control), or 0
     C63RDParams   rd;               ///< the lambdas for those tables
     C63CodedFrame coded;
+    int          *dcz;              ///< -trellis 2: each block's exact DC (z4)
+    uint8_t      *dcb;              ///< -trellis 2: the DC chain's way back
     C63Writer     writer;
 } C63EncBuffers;
 
@@ -233,6 +235,10 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         b->coded.mv[0]   = av_calloc(total / 64, sizeof(C63MV));
         if (!b->coded.coef[0] || !b->coded.mv[0])
             return AVERROR(ENOMEM);
+        if (avctx->trellis == 2 &&
+            (!(b->dcz = av_malloc_array(total / 64, sizeof(*b->dcz))) ||
+             !(b->dcb = av_malloc(total / 64))))
+            return AVERROR(ENOMEM);
         for (int p = 0; p < 3; p++) {
             if (!(b->orig[p] = av_mallocz((size_t)g->w[p] * g->h[p])))
                 return AVERROR(ENOMEM);
@@ -338,6 +344,20 @@ static int has_ac(const int16_t *coef)
     return any != 0;
 }
 
+/* Reconstruct block (bx, by) of plane p from its levels and vector. */
+static void reconstruct(const C63RowCoding *c, int p, int bx, int by)
+{
+    const ptrdiff_t stride = c->g->w[p];
+    const size_t bi = (size_t)by * (stride / 8) + bx;
+    const uint8_t *pred = NULL;
+
+    if (!c->coded->keyframe && c->coded->mv[p][bi].x != C63_MV_INTRA)
+        pred = c->ref[p] + (8 * by + c->coded->mv[p][bi].y) * stride + 8 * bx +
+               c->coded->mv[p][bi].x;
+    c->dsp->dequant_idct_add(c->rec[p] + 8 * by * stride + 8 * bx, stride, pred, stride,
+                             c->coded->coef[p] + 64 * bi, c->q[p], 8);
+}
+
 void ff_c63_encode_row(const C63RowCoding *c, int v)
 {
     const C63Geometry *g = c->g;
@@ -361,9 +381,9 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
     for (int p = 0; p < 3; p++) {
         const ptrdiff_t stride = g->w[p];
         const int bw = g->w[p] / 8, rows = p ? 1 : 2;
+        const size_t first = (size_t)(c->coded->coef[p] - c->coded->coef[0]) / 64;
         const uint8_t *ref = c->ref[p];
         const uint16_t *ref_sums = c->ref_sums[p];
-        uint8_t *rec = c->rec[p];
 
         for (int by = v * rows; by < (v + 1) * rows; by++) {
             for (int bx = 0; bx < bw; bx++) {
@@ -398,13 +418,25 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
                     limit_ac(coef, p);
                 /* the trellis only makes levels smaller: a block without
                  * AC levels has nothing for it */
-                if (rd->lambda && has_ac(coef)) {
+                if (rd->dc || (rd->lambda && has_ac(coef))) {
                     ff_c63_fdct_z4(z4, res);
-                    c63_rd_quant(coef, z4, c->q[p], ff_c63_huff.ac_len[!!p], rd->lambda);
+                    if (has_ac(coef))
+                        c63_rd_quant(coef, z4, c->q[p], ff_c63_huff.ac_len[!!p], rd->lambda);
+                    if (rd->dc)
+                        c->dcz[first + bi] = z4[0];
                 }
-                c->dsp->dequant_idct_add(rec + 8 * by * stride + 8 * bx, stride, pred, stride,
-                                         coef, c->q[p], 8);
+                /* with the DC chain, the row is reconstructed once it is
+                 * decided */
+                if (!rd->dc)
+                    reconstruct(c, p, bx, by);
             }
+        }
+        if (rd->dc) {
+            c63_rd_dc_chain(c->coded->coef[p], c->dcz + first, c->dcb + first, bw, v, !p,
+                            c->q[p][0], ff_c63_huff.dc_len[!!p], rd->lambda);
+            for (int by = v * rows; by < (v + 1) * rows; by++)
+                for (int bx = 0; bx < bw; bx++)
+                    reconstruct(c, p, bx, by);
         }
     }
 }
@@ -426,6 +458,8 @@ static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
         .range = s->range,
         .src   = f->frame,
         .coded = &b->coded,
+        .dcz   = b->dcz,
+        .dcb   = b->dcb,
     };
 
     if (prev && !b->coded.keyframe) {
@@ -749,6 +783,8 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
             av_freep(&b->orig[p]);
         av_freep(&b->coded.coef[0]);
         av_freep(&b->coded.mv[0]);
+        av_freep(&b->dcz);
+        av_freep(&b->dcb);
         ff_c63_writer_free(&b->writer);
     }
     for (int i = 0; i < NB_PROGRESS; i++) {

@@ -93,6 +93,8 @@ typedef struct C63RowCoding {
     const uint16_t      *ref_sums[3]; ///< its 8x2 sums (ff_c63_block_sums())
     uint8_t             *rec[3];    ///< the reconstruction
     C63CodedFrame       *coded;     ///< the coefficients and vectors; keyframe set
+    int                 *dcz;       ///< -trellis 2: a block's exact DC (z4), all planes
+    uint8_t             *dcb;       ///< -trellis 2: a byte a block (the DC chain's)
 } C63RowCoding;
 
 /**
@@ -132,7 +134,7 @@ typedef struct C63Writer {
 
 /**
  * Validate size, pixel format and options shared by both encoders
- * (-trellis 0 or 1 among them), and return the search ranges to use.
+ * (-trellis 0, 1 or 2 among them), and return the search ranges to use.
  */
 int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3]);
 

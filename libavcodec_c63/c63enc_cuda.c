@@ -189,6 +189,7 @@ typedef struct C63CudaEncContext {
     CUstream             copy_stream;   ///< the packer's packet copies
     CUmodule             module;
     CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd, f_sc_hist, f_sc_decide;
+    CUfunction           f_encode_rdq, f_dc_chain, f_recon;   ///< -trellis 2
     CUfunction           f_activity;
     CUfunction           f_me[2];       ///< luma's and chroma's c63_me<C63_ME_NR(range)>
     CUfunction           f_ec[NB_EC];
@@ -205,6 +206,7 @@ typedef struct C63CudaEncContext {
     size_t      plane_size[3], plane_off[3], total;  ///< padded planes
     size_t      in_off[3], in_size;                  ///< staged input planes
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
+    CUdeviceptr d_dcz;              ///< -trellis 2: each block's exact DC
     /* with a buffer model, rate control needs each frame's kind and
      * activity before it is queued: the host decides scene cuts */
     CUdeviceptr d_in_stats;         ///< C63InputStats of the frame submitted
@@ -213,6 +215,7 @@ typedef struct C63CudaEncContext {
     CUdeviceptr d_ec;               ///< the GPU coder's buffers, one allocation
     C63ECParams ecp;                ///< their layout; pkt and keyframe per frame
     C63EncParams encp;              ///< c63_encode's; rec, ref, key and lambda per frame
+    C63DCChainParams dcp;           ///< c63_dc_chain's; lambda per frame
     C63MVRDParams mvrdp;            ///< c63_mv_rd's; ref, lambdas and steps per frame
     int         enc_grid;
     size_t      max_pkt;            ///< c63ec_max_packet()
@@ -589,6 +592,9 @@ static av_cold int load_kernels(AVCodecContext *avctx)
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rd, s->module, "c63_encode_rd"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rdq, s->module, "c63_encode_rdq"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_dc_chain, s->module, "c63_dc_chain"))) < 0 ||
+        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_recon,  s->module, "c63_recon")))   < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  s->module, "c63_mv_rd")))   < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_hist, s->module, "c63_sc_hist"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_decide, s->module, "c63_sc_decide"))) < 0 ||
@@ -624,6 +630,9 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mv,       mv_bytes)))   < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_q,        sizeof(s->q)))) < 0)
         return ret;
+    if (avctx->trellis == 2 &&
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_dcz, s->total / 64 * sizeof(int)))) < 0)
+        return ret;
     if (s->rc.vbv &&
         ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_in_stats, sizeof(*s->in_stats)))) < 0 ||
          (ret = alloc_host(avctx, s, (void **)&s->in_stats, sizeof(*s->in_stats))) < 0))
@@ -636,6 +645,18 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->encp.orig = s->d_orig;
     s->encp.q    = s->d_q;
     s->encp.ac_len = s->ecp.tables + offsetof(C63ECTables, ac_len);
+    s->encp.dcz    = s->d_dcz;
+    s->dcp.coef    = s->d_coef;
+    s->dcp.dcz     = s->d_dcz;
+    s->dcp.q       = s->d_q;
+    s->dcp.dc_len  = s->ecp.tables + offsetof(C63ECTables, dc_len);
+    s->dcp.nchains = 0;
+    for (int p = 0; p < 3; p++) {
+        s->dcp.p[p].bw          = g->w[p] / 8;
+        s->dcp.p[p].first       = s->encp.p[p].first;
+        s->dcp.p[p].first_chain = s->dcp.nchains;
+        s->dcp.nchains         += g->mb_h;
+    }
     s->rd_modes = (s->mv_rd ? C63_RD_MV : 0) | (s->intra_rd ? C63_RD_INTRA : 0);
     s->encp.limit_ac = ff_c63_own_choices(avctx, &s->rc, s->tables, s->rd_modes,
                                           s->sc_threshold, &s->sc);
@@ -1042,9 +1063,21 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
         ep.ref    = ref;
         ep.key    = key;
         ep.lambda = rd.lambda;
-        if ((ret = launch(avctx, rd.lambda ? s->f_encode_rd : s->f_encode, s->enc_grid, 1,
-                          C63_ENC_THREADS, 1, 0, args)) < 0)
+        if (rd.dc) {
+            /* the levels, the DC chain of each MCU row, the reconstruction */
+            C63DCChainParams dp = s->dcp;
+            void *dargs[] = { &dp };
+            dp.lambda = rd.lambda;
+            if ((ret = launch(avctx, s->f_encode_rdq, s->enc_grid, 1, C63_ENC_THREADS, 1, 0,
+                              args)) < 0 ||
+                (ret = launch(avctx, s->f_dc_chain, dp.nchains, 1, 32, 1, 0, dargs)) < 0 ||
+                (ret = launch(avctx, s->f_recon, s->enc_grid, 1, C63_ENC_THREADS, 1, 0,
+                              args)) < 0)
+                goto end;
+        } else if ((ret = launch(avctx, rd.lambda ? s->f_encode_rd : s->f_encode, s->enc_grid, 1,
+                                 C63_ENC_THREADS, 1, 0, args)) < 0) {
             goto end;
+        }
     }
     if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)
         goto end;
@@ -1209,6 +1242,7 @@ static av_cold void free_gpu(C63CudaEncContext *s)
     if (s->d_recon[1]) cu->cuMemFree(s->d_recon[1]);
     if (s->d_coef)     cu->cuMemFree(s->d_coef);
     if (s->d_mv)       cu->cuMemFree(s->d_mv);
+    if (s->d_dcz)      cu->cuMemFree(s->d_dcz);
     if (s->d_q)        cu->cuMemFree(s->d_q);
     if (s->d_in_stats) cu->cuMemFree(s->d_in_stats);
     free_host(s, (void **)&s->in_stats);
@@ -1235,7 +1269,7 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
     if (s->hwctx && s->cu)
         free_gpu(s);
     memset(s->slot, 0, sizeof(s->slot));
-    s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = 0;
+    s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = s->d_dcz = 0;
     s->d_ec = 0;
     s->copy_stream = s->up_stream = s->stream = NULL;
     s->module = NULL;

@@ -55,9 +55,9 @@ int ff_c63_encode_check(AVCodecContext *avctx, int qp, int range[3])
                qp, C63_QP_MIN, C63_QP_MAX);
         return AVERROR(EINVAL);
     }
-    if (avctx->trellis < 0 || avctx->trellis > 1) {
-        av_log(avctx, AV_LOG_ERROR, "Trellis quantisation (-trellis) is 0 (off) or 1 (on), not %d\n",
-               avctx->trellis);
+    if (avctx->trellis < 0 || avctx->trellis > 2) {
+        av_log(avctx, AV_LOG_ERROR, "Trellis quantisation (-trellis) is 0 (off), 1 (AC levels) "
+               "or 2 (AC and DC levels), not %d\n", avctx->trellis);
         return AVERROR(EINVAL);
     }
     if (avctx->gop_size < 1) {

@@ -481,6 +481,7 @@ void ff_c63_rd_params(C63RDParams *rd, const uint8_t q[3][64], int trellis, int 
         sum += q[0][k];
     lambda = C63_RD_LAMBDA * (sum / 16.0) * (sum / 16.0);
     rd->lambda    = trellis ? llrint(256 * lambda) : 0;
+    rd->dc        = trellis == 2;
     rd->lambda_me = modes ? lrint(16 * C63_RD_LAMBDA_ME * sqrt(lambda)) : 0;
     rd->modes     = modes;
 }

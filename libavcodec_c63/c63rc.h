@@ -136,9 +136,9 @@ void ff_c63_rc_uninit(C63RateControl *rc, AVCodecContext *avctx);
 void ff_c63_rc_end(C63RateControl *rc, AVCodecContext *avctx, int64_t nb_frames);
 
 /**
- * The lambdas of a frame coded with tables q: trellis and the vector
- * choices (modes: C63_RD_MV, C63_RD_INTRA) turn the decisions on (else
- * their lambda is 0). lambda, in squared error per bit, is C63_RD_LAMBDA
+ * The lambdas of a frame coded with tables q: trellis (1: the AC levels,
+ * 2: the DC levels too) and the vector choices (modes: C63_RD_MV,
+ * C63_RD_INTRA) turn the decisions on (else their lambda is 0). lambda, in squared error per bit, is C63_RD_LAMBDA
  * x Q^2, Q the mean of the 16 first luma steps in zigzag order (the step
  * of flat tables); lambda_me, in SAD per bit, C63_RD_LAMBDA_ME x
  * sqrt(lambda).

@@ -73,20 +73,22 @@ fate-c63-cuda-rate-vbv-odd-nv12: CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=2
 fate-c63-cuda-rate-vbv-cudaframes: CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 2M -bufsize 2M -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda
 
 # Rate-distortion options: c63_mv_rd chooses the vectors (and the blocks
-# without one) and c63_encode_rd the levels that c63 chooses, so the bytes
-# are the same: each option alone (both tables of our own) and all
-# together on every vector, all together under -b:v (with either table)
-# and -q:v, and -intra_rd on the spliced vector
-# without scene cuts.
+# without one) and c63_encode_rd the levels that c63 chooses (with
+# -trellis 2, c63_encode_rdq, c63_dc_chain and c63_recon), so the bytes
+# are the same: each option alone (both tables of our own, both trellis
+# modes) and all together on every vector, all together under -b:v (with
+# either table, and with -trellis 2) and -q:v, and -intra_rd on the
+# spliced vector without scene cuts.
 define C63_GPU_RD_TEST
 FATE_C63_GPU_RD += fate-c63-cuda-rd-$(1)-$(2)
 fate-c63-cuda-rd-$(1)-$(2): CMD = $$(C63_GPU_TEST) samevec $(2) $$(C63_RD_OPT_$(1))
 endef
-$(foreach o,flat ssim trellis mvrd intra all,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_RD_TEST,$(o),$(v)))))
+$(foreach o,flat ssim trellis mvrd intra all trellis2 all-trellis2,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_RD_TEST,$(o),$(v)))))
 FATE_C63_GPU_RD += fate-c63-cuda-rd-all-bitrate fate-c63-cuda-rd-ssim-bitrate fate-c63-cuda-rd-all-q \
-                   fate-c63-cuda-rd-intra-cuts
+                   fate-c63-cuda-rd-intra-cuts fate-c63-cuda-rd-trellis2-bitrate
 fate-c63-cuda-rd-all-bitrate: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M $(C63_RD_OPT_all)
 fate-c63-cuda-rd-ssim-bitrate: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M $(C63_RD_OPT_ssim-all)
+fate-c63-cuda-rd-trellis2-bitrate: CMD = $(C63_GPU_TEST) same mandelbrot=s=320x240:r=25,trim=end_frame=40 -b:v 1M $(C63_RD_OPT_all-trellis2)
 fate-c63-cuda-rd-all-q:       CMD = $(C63_GPU_TEST) samevec cif_testsrc2 $(C63_RD_OPT_all-q)
 fate-c63-cuda-rd-intra-cuts:  CMD = $(C63_GPU_TEST) samevec splice $(C63_RD_OPT_intra-cuts)
 

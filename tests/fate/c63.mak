@@ -104,7 +104,7 @@ fate-c63-threads-me-range-64: CMD = $(C63_TEST) threads-opts qcif_keyint -me_ran
 fate-c63-psnr:    CMD = $(C63_TEST) psnr mandelbrot=s=320x240:r=25,trim=end_frame=10 30 45
 
 C63_REFUSE = quality-0 quality-51 gop-0 me-range-65 size-65536 maxrate pass-1 q-1 q-and-b \
-             quality-and-b qmax-256 qmin-alone trellis-2
+             quality-and-b qmax-256 qmin-alone trellis-3
 FATE_C63_REFUSE = $(C63_REFUSE:%=fate-c63-refuse-%)
 fate-c63-refuse-quality-0:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 0
 fate-c63-refuse-quality-51:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 51
@@ -119,7 +119,7 @@ fate-c63-refuse-q-and-b:     CMD = $(C63_TEST) refuse testsrc2=s=32x32 -q:v 4 -b
 fate-c63-refuse-quality-and-b: CMD = $(C63_TEST) refuse testsrc2=s=32x32 -quality 30 -b:v 500k
 fate-c63-refuse-qmax-256:    CMD = $(C63_TEST) refuse testsrc2=s=32x32 -b:v 500k -qmax 256
 fate-c63-refuse-qmin-alone:  CMD = $(C63_TEST) refuse testsrc2=s=32x32 -qmin 4
-fate-c63-refuse-trellis-2:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -trellis 2
+fate-c63-refuse-trellis-3:   CMD = $(C63_TEST) refuse testsrc2=s=32x32 -trellis 3
 # c63_cuda's -b:v needs the size of frame n - 2 before frame n is queued
 FATE_C63_REFUSE += fate-c63-cuda-refuse-bitrate-depth-3
 fate-c63-cuda-refuse-bitrate-depth-3: CMD = $(C63_TEST) refuse-cuda testsrc2=s=32x32 -b:v 500k -depth 3
@@ -166,6 +166,8 @@ C63_RD_OPT_intra   = -intra_rd 1
 C63_RD_OPT_all     = -tables flat -trellis 1 -mv_rd 1 -intra_rd 1
 C63_RD_OPT_all-q   = -tables flat -trellis 1 -mv_rd 1 -intra_rd 1 -q:v 6
 C63_RD_OPT_ssim-all = -tables ssim -trellis 1 -mv_rd 1 -intra_rd 1
+C63_RD_OPT_trellis2 = -trellis 2
+C63_RD_OPT_all-trellis2 = -tables flat -trellis 2 -mv_rd 1 -intra_rd 1
 define C63_RD_TEST
 FATE_C63_RD += fate-c63-rd-$(1)-$(2)
 fate-c63-rd-$(1)-$(2): tests/c63syms$(EXESUF)
@@ -173,12 +175,15 @@ fate-c63-rd-$(1)-$(2): CMD = $$(C63_TEST) rd $(2) $$$$(target_path tests/c63syms
 endef
 C63_RD_OPT_intra-cuts = -tables flat -sc_threshold 0 -intra_rd 1
 C63_RD_OPT_cuts       = -tables flat -sc_threshold 0
-$(foreach o,flat ssim trellis mvrd intra all all-q ssim-all,$(foreach v,mandel cif_noise,$(eval $(call C63_RD_TEST,$(o),$(v)))))
+$(foreach o,flat ssim trellis mvrd intra all all-q ssim-all trellis2 all-trellis2,$(foreach v,mandel cif_noise,$(eval $(call C63_RD_TEST,$(o),$(v)))))
 $(foreach o,cuts intra-cuts,$(eval $(call C63_RD_TEST,$(o),splice)))
-FATE_C63_RD += fate-c63-rd-all-bitrate fate-c63-rd-ssim-bitrate fate-c63-threads-rd
+FATE_C63_RD += fate-c63-rd-all-bitrate fate-c63-rd-ssim-bitrate fate-c63-threads-rd \
+               fate-c63-rd-trellis2-bitrate fate-c63-threads-rd-trellis2
 fate-c63-rd-all-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 $(C63_RD_OPT_all)
 fate-c63-rd-ssim-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 $(C63_RD_OPT_ssim-all)
 fate-c63-threads-rd:     CMD = $(C63_TEST) threads-opts qcif_keyint $(C63_RD_OPT_all)
+fate-c63-rd-trellis2-bitrate: CMD = $(C63_TEST) rate testsrc2=s=176x144:r=25 300 400000 2 $(C63_RD_OPT_all-trellis2)
+fate-c63-threads-rd-trellis2: CMD = $(C63_TEST) threads-opts qcif_keyint $(C63_RD_OPT_all-trellis2)
 FATE_C63_ALL += $(FATE_C63_RD)
 
 # Scene cuts on a clip spliced from three vectors (cuts at frames 30 and
@@ -267,7 +272,7 @@ FATE_C63_ALL += fate-checkasm-c63dsp
 # checkc63: the C routines against the reference's transcriptions on random
 # input (c63ref.h: the reference's float chain, so no multiply-add is fused),
 # the encoders' open checks, the GPU coder's stages run serially, the
-# trellis against brute force, the activity through me_cmp against its
+# trellis and the DC chain against brute force, the activity through me_cmp against its
 # definition.
 tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp $(C63_HARNESS)/c63_ec_frames.h $(C63_HARNESS)/c63ref.h \
                           $(C63_HARNESS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \

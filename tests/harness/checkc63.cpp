@@ -588,6 +588,90 @@ static void check_rd_quant()
            detail.empty(), detail);
 }
 
+/*
+ * -trellis 2: c63_rd_dc_chain() (kernels/c63_rd.h) against brute force on
+ * MCU rows of up to 12 blocks (luma rows of 1 to 6 MCUs, chroma rows of
+ * 1 to 12): over every choice of each block's DC between its level as
+ * quantised and the next toward its exact value, the least squared error
+ * + lambda x bits of the differences after the row's first block (the
+ * writer's DC codes) must be what the chain's choice costs, and the
+ * other levels of the blocks stay.
+ */
+static void check_rd_dc_chain()
+{
+    ff_c63_init_huff_codes();
+    std::uniform_int_distribution<int> qd(1, 50), zd(-32640, 32640);
+    int cases = 0, changed = 0;
+    std::string detail;
+    for (int t = 0; t < 3000 && detail.empty(); t++) {
+        const int luma = t & 1, bw = luma ? 2 * (1 + t / 2 % 3) : 1 + t / 2 % 12;
+        const int n = luma ? 2 * bw : bw, rows = luma ? 2 : 1, v = t / 7 % 3;
+        uint8_t q[3][64];
+        ff_c63_quant_tables(q, t & 2 ? C63_TABLES_FLAT : C63_TABLES_ANNEXK, qd(rng));
+        const int qdc = q[luma ? 0 : 1][0];
+        const uint8_t *len = ff_c63_huff.dc_len[!luma];
+        std::vector<int16_t> coef((size_t)64 * bw * rows * (v + 1));
+        std::vector<int> dcz(bw * rows * (v + 1));
+        std::vector<uint8_t> back(dcz.size());
+        std::vector<int> order(n), l0(n);
+        /* a smooth run of DCs with noise, or random ones */
+        int base = zd(rng);
+        for (int i = 0; i < n; i++) {
+            const int b = c63_rd_dc_block(i, luma, bw, v);
+            base = t % 5 ? av_clip(base + (int)(rng() % 2001) - 1000, -32640, 32640) : zd(rng);
+            dcz[b] = base;
+            coef[64 * b] = (int16_t)lrint(base / (16.0 * qdc));
+            for (int k = 1; k < 64; k++)
+                coef[64 * b + k] = (int16_t)(rng() % 5) - 2;
+            order[i] = b;
+            l0[i]    = coef[64 * b];
+        }
+        const std::vector<int16_t> before(coef);
+        const long long lambda = (long long)(rng() % 4 ? rng() % 40000 : rng() % 4000000);
+        c63_rd_dc_chain(coef.data(), dcz.data(), back.data(), bw, v, luma, qdc, len, lambda);
+        auto cost = [&](const std::vector<int> &lv) {
+            long long c = 0;
+            for (int i = 0; i < n; i++) {
+                const long long a = std::abs(lv[i]), r = 64LL * ((a * qdc + 2) >> 2);
+                const long long e = dcz[order[i]] - (lv[i] < 0 ? -r : r);
+                c += e * e;
+                if (i) {
+                    const int d = std::abs(lv[i] - lv[i - 1]), sz = d ? av_log2(d) + 1 : 0;
+                    c += lambda * (len[sz] + sz);
+                }
+            }
+            return c;
+        };
+        std::vector<int> got(n), x(n);
+        for (int i = 0; i < n; i++)
+            got[i] = coef[64 * order[i]];
+        long long min = LLONG_MAX;
+        for (int code = 0; code < 1 << n; code++) {
+            for (int i = 0; i < n; i++) {
+                int lv[2];
+                long long err[2];
+                c63_rd_dc_cands(l0[i], dcz[order[i]], qdc, lv, err);
+                x[i] = lv[code >> i & 1];
+            }
+            min = std::min(min, cost(x));
+        }
+        bool others = true;
+        for (size_t k = 0; k < coef.size(); k++)
+            if (k % 64 && coef[k] != before[k])
+                others = false;
+        cases++;
+        changed += got != l0;
+        if (cost(got) != min || !others)
+            detail = "case " + std::to_string(t) + ": chain cost " + std::to_string(cost(got)) +
+                     ", least " + std::to_string(min) + (others ? "" : ", AC levels changed");
+    }
+    if (detail.empty() && (changed < cases / 10 || changed == cases))
+        detail = std::to_string(changed) + " of " + std::to_string(cases) +
+                 " rows changed: the cases do not test the choice";
+    report(("DC chain against brute force (" + std::to_string(cases) + " rows)").c_str(),
+           detail.empty(), detail);
+}
+
 /* ff_c63_activity (me_cmp's SAD on tiles) against c63_sc_activity():
  * sizes at and around the tiles' edges, aligned and unaligned rows, random
  * content and the largest differences (0 and 255 alternating). */
@@ -646,6 +730,7 @@ int main(int argc, char **argv)
     check_encoder_open();
     check_entropy_serial();
     check_rd_quant();
+    check_rd_dc_chain();
 
     avcodec_free_context(&avctx);
     std::printf("checkc63: %d passed, %d failed\n", passed, failed);

@@ -104,6 +104,7 @@ static tcuMemAllocHost *mem_alloc_host;
 static tcuMemFreeHost  *mem_free_host;
 static CUcontext ctx;
 static CUmodule module, me_module, bench_module;
+static CUfunction f_encode_rdq, f_dc_chain, f_recon;
 static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd, f_peak, f_drawtext, f_drawtext_inline;
 static CUfunction f_sc_hist, f_sc_decide, f_activity;
 static CUdeviceptr d_scene;             /* c63_scene of the module */
@@ -465,10 +466,12 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
  * and dequantisation, to +-511 for luma and +-1023 for chroma, as
  * ff_c63_encode_row() does. With lambda, c63_encode_rd against the same
  * and c63_rd_quant() after the limit, on ff_c63_fdct_z4's transform
- * (-trellis).
+ * (-trellis). With dc (-trellis 2; w and h multiples of 16), c63_encode_rdq,
+ * c63_dc_chain and c63_recon against the same and c63_rd_dc_chain() on
+ * every MCU row between the levels and the reconstruction.
  */
 static void test_encode_case(int w, int h, int qp, int key, Content content, int limit_ac = 0,
-                             long long lambda = 0)
+                             long long lambda = 0, int dc = 0)
 {
     if ((long)w * h > max_area)
         return;
@@ -483,6 +486,12 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
     std::vector<C63MV> mv(nb);
     long clamped = 0;       /* levels past the limit (limit_ac) */
     long trellised = 0;     /* levels the trellis changed */
+    long dc_moved = 0;      /* DC levels the chain changed */
+    std::vector<int> dcz(nb);
+    std::vector<uint8_t> dcb(nb);
+    std::vector<int16_t> dc_before(nb);     /* the DCs as quantised */
+    std::vector<size_t> block_at(nb);       /* each block's first sample */
+    std::vector<const uint8_t *> block_pred(nb);
 
     ff_c63dsp_init(&dsp);
     ff_c63_quant_tables(q, C63_TABLES_ANNEXK, qp);
@@ -522,6 +531,8 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                 int16_t res[64];
                 const uint8_t *pred = key || mv[b].x == C63_MV_INTRA ? NULL :
                                       ref.data() + at + (ptrdiff_t)mv[b].y * pwp + mv[b].x;
+                block_at[b]   = at;
+                block_pred[b] = pred;
                 dsp.sub_pred(res, orig.data() + at, pwp, pred, pwp);
                 int16_t *c = coef_cpu.data() + 64 * b;
                 c63_fdct_quant_ref(c, res, q[p]);
@@ -539,15 +550,27 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                     c63_rd_quant(c, z4, q[p], ff_c63_huff.ac_len[!!p], lambda);
                     for (int k = 0; k < 64; k++)
                         trellised += cz[k] != c[k];
+                    dcz[b] = z4[0];
                 }
-                c63_dequant_idct_ref(res, c, q[p]);
-                dsp.add_pred(rec_cpu.data() + at, pwp, pred, pwp, res);
+                dc_before[b] = c[0];
             }
+        const size_t b0 = off[p] / 64, b1 = b0 + (size_t)bw * bh;
+        for (int v = 0; dc && v < php / (p ? 8 : 16); v++)
+            c63_rd_dc_chain(coef_cpu.data() + off[p], dcz.data() + b0, dcb.data() + b0, bw, v,
+                            !p, q[p][0], ff_c63_huff.dc_len[!!p], lambda);
+        for (size_t b = b0; b < b1; b++) {
+            int16_t res[64];
+            dc_moved += coef_cpu[64 * b] != dc_before[b];
+            c63_dequant_idct_ref(res, coef_cpu.data() + 64 * b, q[p]);
+            dsp.add_pred(rec_cpu.data() + block_at[b], pwp, block_pred[b], pwp, res);
+        }
     }
 
     DevBuf dcoef(coef_gpu.size() * 2), drec(total), dmv(nb * sizeof(C63MV)),
-           dorig(total), dref(total), dq(sizeof(q)), dlen(sizeof(ff_c63_huff.ac_len));
+           dorig(total), dref(total), dq(sizeof(q)), dlen(sizeof(ff_c63_huff.ac_len)),
+           ddcz(nb * sizeof(int)), ddclen(sizeof(ff_c63_huff.dc_len));
     dlen.up(ff_c63_huff.ac_len, sizeof(ff_c63_huff.ac_len));
+    ddclen.up(ff_c63_huff.dc_len, sizeof(ff_c63_huff.dc_len));
     dorig.up(orig.data(), total);
     dref.up(ref.data(), total);
     dmv.up(mv.data(), nb * sizeof(C63MV));
@@ -559,8 +582,28 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
                                   limit_ac);
     ep.lambda = lambda;
     ep.ac_len = dlen.p;
+    ep.dcz    = ddcz.p;
     void *args[] = { &ep };
-    launch(lambda ? f_encode_rd : f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
+    if (dc) {
+        C63DCChainParams dp = {};
+        void *dargs[] = { &dp };
+        dp.coef   = dcoef.p;
+        dp.dcz    = ddcz.p;
+        dp.q      = dq.p;
+        dp.dc_len = ddclen.p;
+        dp.lambda = lambda;
+        for (int p = 0; p < 3; p++) {
+            dp.p[p].bw          = pw[p] / 8;
+            dp.p[p].first       = ep.p[p].first;
+            dp.p[p].first_chain = dp.nchains;
+            dp.nchains         += ph[p] / (p ? 8 : 16);
+        }
+        launch(f_encode_rdq, blocks, 1, C63_ENC_THREADS, 1, 0, args);
+        launch(f_dc_chain, dp.nchains, 1, 32, 1, 0, dargs);
+        launch(f_recon, blocks, 1, C63_ENC_THREADS, 1, 0, args);
+    } else {
+        launch(lambda ? f_encode_rd : f_encode, blocks, 1, C63_ENC_THREADS, 1, 0, args);
+    }
     dcoef.down(coef_gpu.data(), coef_gpu.size() * 2);
     drec.down(rec_gpu.data(), total);
 
@@ -597,11 +640,14 @@ static void test_encode_case(int w, int h, int qp, int key, Content content, int
         detail = "no level reached the limit: the case does not test it";
     if (lambda && !trellised && detail.empty())
         detail = "the trellis changed no level: the case does not test it";
+    if (dc && !dc_moved && detail.empty())
+        detail = "the DC chain changed no level: the case does not test it";
     static const char *const cn[] = { "random", "flat", "smooth", "extreme", "edges" };
     char name[128];
     snprintf(name, sizeof(name), "encode %dx%d qp%d %s %s%s%s", w, h, qp, key ? "intra" : "inter",
              cn[content], limit_ac ? " limit_ac" : "",
-             lambda ? (" trellis lambda " + std::to_string(lambda)).c_str() : "");
+             lambda ? ((dc ? " trellis 2 lambda " : " trellis lambda ") +
+                       std::to_string(lambda)).c_str() : "");
     report(name, detail.empty(), detail);
 }
 
@@ -632,6 +678,14 @@ static void test_encode(void)
     test_encode_case(40, 24, 50, 0, EDGES, 1, 300);
     test_encode_case(40, 24, 1, 0, FEW_LEVELS, 1, 300);
     test_encode_case(1920, 1088, 10, 0, RANDOM, 1, 20000);
+    /* -trellis 2: the DC chain between the levels and the reconstruction */
+    for (long long lambda : { 300LL, 20000LL, 5000000LL })
+        for (int key = 1; key >= 0; key--) {
+            test_encode_case(176, 144, 25, key, RANDOM, 1, lambda, 1);
+            test_encode_case(96, 64, 50, key, SMOOTH, 1, lambda, 1);
+        }
+    test_encode_case(48, 32, 1, 0, FEW_LEVELS, 1, 50000000, 1);
+    test_encode_case(1920, 1088, 10, 0, RANDOM, 1, 20000, 1);
 }
 
 /*
@@ -1862,6 +1916,9 @@ int main(int argc, char **argv)
     }
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
     CK(cu->cuModuleGetFunction(&f_encode_rd, module, "c63_encode_rd"));
+    CK(cu->cuModuleGetFunction(&f_encode_rdq, module, "c63_encode_rdq"));
+    CK(cu->cuModuleGetFunction(&f_dc_chain, module, "c63_dc_chain"));
+    CK(cu->cuModuleGetFunction(&f_recon, module, "c63_recon"));
     CK(cu->cuModuleGetFunction(&f_mv_rd,   module, "c63_mv_rd"));
     CK(cu->cuModuleGetFunction(&f_sc_hist, module, "c63_sc_hist"));
     CK(cu->cuModuleGetFunction(&f_sc_decide, module, "c63_sc_decide"));
