@@ -531,19 +531,22 @@ c63_recon(C63EncParams e)
 
 /*
  * -trellis 2 (c63_rd.h): one warp a chain (the blocks of an MCU row of a
- * plane in coding order), as the CPU's c63_rd_dc_chain(). The lanes load
- * 32 blocks' levels and exact DCs at a time, the first lane takes the
- * steps and keeps the way back in shared memory; then it walks back
- * writing each block's choice over its way back, and the lanes set the
- * levels of the blocks whose choice is the second candidate.
+ * plane in coding order), as the CPU's c63_rd_dc_chain(). The lanes take
+ * 32 blocks at a time: each its block's candidates and weights
+ * (c63_rd_dc_weights(), the candidates of the block before from the lane
+ * before, or for the first lane from the last of the 32 before), while the
+ * next 32 blocks' levels and exact DCs are being loaded; then the first
+ * lane takes the steps (c63_rd_dc_advance()) and keeps the way back in
+ * shared memory. At the end it walks back writing each block's choice over
+ * its way back, and the lanes set the levels of the blocks whose choice is
+ * the second candidate.
  */
 extern "C" __global__ void __launch_bounds__(32)
 c63_dc_chain(C63DCChainParams d)
 {
-    __shared__ short lev[32];
-    __shared__ int   dz[32];
-    __shared__ u8    back[C63_DC_CHAIN_MAX];
-    __shared__ u8    dcl[2][12];
+    __shared__ long long wt[32][4];
+    __shared__ u8 back[C63_DC_CHAIN_MAX];
+    __shared__ u8 dcl[2][12];
     const int lane = threadIdx.x, c = blockIdx.x;
     const int pi = c >= d.p[2].first_chain ? 2 : c >= d.p[1].first_chain ? 1 : 0;
     const C63DCChainPlane pl = d.p[pi];
@@ -551,25 +554,44 @@ c63_dc_chain(C63DCChainParams d)
     const int q = ((const u8 *)d.q)[pi * 64];
     short *coef = (short *)d.coef;
     const int *dcz = (const int *)d.dcz;
-    long long cost[2] = { 0, 0 }, err[2];
-    int lp[2] = { 0, 0 }, lv[2];
+    long long cost[2] = { 0, 0 }, err[2], w[4];
+    int lv[2], lp[2] = { 0, 0 }, l = 0, z = 0;
 
     if (lane < 24)
         dcl[lane / 12][lane % 12] = ((const u8 *)d.dc_len)[lane];
+    if (lane < n) {
+        const int b = pl.first + c63_rd_dc_block(lane, luma, pl.bw, v);
+        l = coef[(size_t)64 * b];
+        z = dcz[b];
+    }
+    __syncwarp();
     for (int i0 = 0; i0 < n; i0 += 32) {
         const int i = i0 + lane;
+        int p0, p1;
+        c63_rd_dc_cands(l, z, q, lv, err);
+        p0 = __shfl_up_sync(0xFFFFFFFFu, lv[0], 1);
+        p1 = __shfl_up_sync(0xFFFFFFFFu, lv[1], 1);
+        if (!lane) {
+            p0 = lp[0];
+            p1 = lp[1];
+        }
+        lp[0] = __shfl_sync(0xFFFFFFFFu, lv[0], 31);
+        lp[1] = __shfl_sync(0xFFFFFFFFu, lv[1], 31);
         if (i < n) {
-            const int b = pl.first + c63_rd_dc_block(i, luma, pl.bw, v);
-            lev[lane] = coef[(size_t)64 * b];
-            dz[lane]  = dcz[b];
+            const int pv[2] = { p0, p1 };
+            c63_rd_dc_weights(w, lv, err, pv, dcl[luma ? 0 : 1], d.lambda, !i);
+            for (int k = 0; k < 4; k++)
+                wt[lane][k] = w[k];
+        }
+        if (i + 32 < n) {       /* the next 32 blocks, while the steps run */
+            const int b = pl.first + c63_rd_dc_block(i + 32, luma, pl.bw, v);
+            l = coef[(size_t)64 * b];
+            z = dcz[b];
         }
         __syncwarp();
         if (!lane)
-            for (int j = 0; j < 32 && i0 + j < n; j++) {
-                c63_rd_dc_cands(lev[j], dz[j], q, lv, err);
-                back[i0 + j] = c63_rd_dc_step(cost, lp, lv, err, dcl[luma ? 0 : 1], d.lambda,
-                                              !(i0 + j));
-            }
+            for (int j = 0; j < 32 && i0 + j < n; j++)
+                back[i0 + j] = c63_rd_dc_advance(cost, wt[j]);
         __syncwarp();
     }
     if (!lane) {

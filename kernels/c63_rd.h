@@ -31,7 +31,7 @@
  *   lengths of the runs, sizes, ZRL and EOB, and the error of the value the
  *   decoder really reconstructs (4 x round(level x q / 4), which is not
  *   level x q where q is not a multiple of 4).
- * - c63_rd_dc_step() (-trellis 2): the DC levels of the blocks of an MCU
+ * - c63_rd_dc_advance() (-trellis 2): the DC levels of the blocks of an MCU
  *   row of a plane, each the level as quantised or the next toward the
  *   exact value, that minimise squared error + lambda x bits of the DC
  *   differences along the row in coding order (a two-state shortest path;
@@ -301,40 +301,44 @@ KERNEL_INLINE int c63_rd_dc_diff_bits(int d, const unsigned char *dc_len)
 }
 
 /**
- * One block of the DC chain of an MCU row (-trellis 2), in coding order.
- * cost[t]: the least squared error + lambda x bits of the chain up to the
- * block before, ending in its candidate t (level lp[t]); both become those
- * of the chain up to this block, whose candidates are lv, err
- * (c63_rd_dc_cands()). first: the row's first block (its difference from
- * the row before is not counted). Returns the way back: bit s set where
- * this block's candidate s follows the candidate 1 of the block before
- * (candidate 0 on ties). After the row's last block, the chain ends in the
- * candidate of least cost (0 on ties), and each block's choice is the bit
- * of the block after's choice in the way back of the block after.
+ * One block of the DC chain of an MCU row (-trellis 2), in coding order,
+ * in two parts: c63_rd_dc_weights(), which needs only this block's
+ * candidates and those of the block before (so the GPU computes it for
+ * many blocks at once), then c63_rd_dc_advance(), the step of the
+ * shortest path (one block after the other).
+ *
+ * w[2 s + t]: the cost of this block's candidate s (levels lv, errors err:
+ * c63_rd_dc_cands()) after the candidate t of the block before (levels
+ * lp): its squared error + lambda x the bits of the difference. first: the
+ * row's first block, whose difference from the row before is not counted
+ * (both weights its error).
  */
-KERNEL_INLINE int c63_rd_dc_step(long long cost[2], int lp[2], const int lv[2],
-                                 const long long err[2], const unsigned char *dc_len,
-                                 long long lambda, int first)
+KERNEL_INLINE void c63_rd_dc_weights(long long w[4], const int lv[2], const long long err[2],
+                                     const int lp[2], const unsigned char *dc_len,
+                                     long long lambda, int first)
 {
-    long long c[2];
-    int back = 0;
-    for (int s = 0; s < 2; s++) {
-        long long a = 0;
-        if (!first) {
-            const long long b = cost[1] + lambda * c63_rd_dc_diff_bits(lv[s] - lp[1], dc_len);
-            a = cost[0] + lambda * c63_rd_dc_diff_bits(lv[s] - lp[0], dc_len);
-            if (b < a) {
-                a     = b;
-                back |= 1 << s;
-            }
-        }
-        c[s] = a + err[s];
-    }
-    cost[0] = c[0];
-    cost[1] = c[1];
-    lp[0]   = lv[0];
-    lp[1]   = lv[1];
-    return back;
+    for (int s = 0; s < 2; s++)
+        for (int t = 0; t < 2; t++)
+            w[2 * s + t] = err[s] +
+                           (first ? 0 : lambda * c63_rd_dc_diff_bits(lv[s] - lp[t], dc_len));
+}
+
+/**
+ * cost[t]: the least cost of the chain up to the block before, ending in
+ * its candidate t (0 for the row's first block); becomes that of the chain
+ * up to this block (weights w). Returns the way back: bit s set where this
+ * block's candidate s follows the candidate 1 of the block before
+ * (candidate 0 on ties). After the row's last block, the chain ends in
+ * the candidate of least cost (0 on ties), and each block's choice is the
+ * bit of the block after's choice in the way back of the block after.
+ */
+KERNEL_INLINE int c63_rd_dc_advance(long long cost[2], const long long w[4])
+{
+    const long long a0 = cost[0] + w[0], b0 = cost[1] + w[1];
+    const long long a1 = cost[0] + w[2], b1 = cost[1] + w[3];
+    cost[0] = b0 < a0 ? b0 : a0;
+    cost[1] = b1 < a1 ? b1 : a1;
+    return (b0 < a0) | (b1 < a1) << 1;
 }
 
 #if !KERNEL_GPU
@@ -349,13 +353,16 @@ static inline void c63_rd_dc_chain(short *coef, const int *dcz, unsigned char *b
                                    const unsigned char *dc_len, long long lambda)
 {
     const int n = luma ? 2 * bw : bw;
-    long long cost[2] = { 0, 0 }, err[2];
+    long long cost[2] = { 0, 0 }, err[2], w[4];
     int lp[2] = { 0, 0 }, lv[2], s;
 
     for (int i = 0; i < n; i++) {
         const int b = c63_rd_dc_block(i, luma, bw, v);
         c63_rd_dc_cands(coef[64 * b], dcz[b], q, lv, err);
-        back[b] = c63_rd_dc_step(cost, lp, lv, err, dc_len, lambda, !i);
+        c63_rd_dc_weights(w, lv, err, lp, dc_len, lambda, !i);
+        back[b] = c63_rd_dc_advance(cost, w);
+        lp[0] = lv[0];
+        lp[1] = lv[1];
     }
     s = cost[1] < cost[0];
     for (int i = n - 1; i >= 0; i--) {
