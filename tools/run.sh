@@ -7,7 +7,7 @@ set -eu
 BUILD=$1
 FF="$BUILD/ffmpeg -nostdin -hide_banner"
 SRC="testsrc2=s=1920x1080:r=25,trim=duration=3"
-RD="-tables flat -trellis 1 -mv_rd 1 -intra_rd 1"
+RD="-tables flat -trellis 2 -mv_rd 1 -intra_rd 1"
 
 if $FF -v error -init_hw_device cuda=gpu -f lavfi -i testsrc2=s=16x16 -frames:v 1 -f null - 2>/dev/null &&
    $FF -v error -h encoder=c63_cuda 2>/dev/null | grep -q c63_cuda; then
