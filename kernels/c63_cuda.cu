@@ -356,6 +356,58 @@ static __device__ __forceinline__ float c63_dequant(int c, int q, float au, floa
  * block's exact DC) and c63_recon (the reconstruction from the levels). */
 enum { C63_ENC_PLAIN, C63_ENC_RD, C63_ENC_RDQ, C63_ENC_RECON };
 
+/* a 64-bit value of lane ^ o of the group gm */
+static __device__ __forceinline__ long long c63_shfl_xor64(unsigned gm, long long v, int o)
+{
+    const unsigned lo = __shfl_xor_sync(gm, (unsigned)v, o);
+    const unsigned hi = __shfl_xor_sync(gm, (unsigned)((unsigned long long)v >> 32), o);
+    return (long long)((unsigned long long)hi << 32 | lo);
+}
+
+/*
+ * c63_rd_quant() (c63_rd.h) with the eight threads of a block (thread r of
+ * the lanes gm): the first takes the start and the end; for each candidate
+ * the eight take the ways from every eighth position before it (thread r
+ * from positions r - 1, r + 7, ...), each the first of its least cost, and
+ * keep the least of the eight, the earliest position on ties: the CPU's
+ * choice.
+ */
+static __device__ __forceinline__ void c63_rd_quant8(C63RDTrellis *t, short *c, const int *z4,
+                                                     const u8 *q, const u8 *ac_len,
+                                                     long long lambda, int r, unsigned gm)
+{
+    int m = 0;
+    if (!r)
+        m = c63_rd_quant_start(t, c, z4);
+    m = __shfl_sync(gm, m, threadIdx.x & 24);
+    __syncwarp(gm);
+    for (int i = 0; i < m; i++) {
+        C63RDNode n;
+        long long b = C63_RD_COST_MAX;
+        int bp = 64, bl = 0;
+        c63_rd_quant_node(&n, t->pos[i], c, z4, q, lambda);
+        for (int j = r - 1; j < i; j += 8) {
+            const int p = j < 0 ? 0 : t->pos[j];
+            if (c63_rd_quant_edge(t, &n, p, ac_len, lambda, &b, &bl))
+                bp = p;
+        }
+        for (int o = 1; o < 8; o <<= 1) {
+            const long long ob = c63_shfl_xor64(gm, b, o);
+            const int obp = __shfl_xor_sync(gm, bp, o), obl = __shfl_xor_sync(gm, bl, o);
+            if (ob < b || (ob == b && obp < bp)) {
+                b  = ob;
+                bp = obp;
+                bl = obl;
+            }
+        }
+        if (!r)
+            c63_rd_quant_set(t, &n, b, bp, bl);
+        __syncwarp(gm);
+    }
+    if (!r)
+        c63_rd_quant_end(t, c, m, ac_len, lambda);
+}
+
 template <int MODE>
 static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
 {
@@ -364,6 +416,7 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
     __shared__ __align__(16) short cbuf[C63_ENC_BLOCKS][64];
     __shared__ int zbuf[RD ? C63_ENC_BLOCKS : 1][64];
     __shared__ u8 acl[RD ? 2 : 1][256];
+    __shared__ C63RDTrellis trel[RD ? C63_ENC_BLOCKS : 1];
     __shared__ u8 qs[3][64];
     __shared__ u8 zz[64];
 
@@ -448,8 +501,9 @@ static __device__ __forceinline__ void c63_encode_body(const C63EncParams &e)
         }
         __syncwarp();
     }
-    if (RD && active && !r)
-        c63_rd_quant(cbuf[sub], zbuf[sub], qs[pi], acl[pi ? 1 : 0], e.lambda);
+    if (RD && active)       /* the block's eight lanes of the warp */
+        c63_rd_quant8(&trel[sub], cbuf[sub], zbuf[sub], qs[pi], acl[pi ? 1 : 0], e.lambda, r,
+                      0xFFu << (t & 24));
     __syncwarp();
     if (MODE == C63_ENC_RDQ) {
         /* the levels and the exact DC for c63_dc_chain, which decides the

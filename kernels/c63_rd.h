@@ -376,70 +376,112 @@ static inline void c63_rd_dc_chain(short *coef, const int *dcz, unsigned char *b
 }
 #endif
 
-/**
- * Trellis quantisation of one block's AC levels. c: the 64 levels of the
- * block in zigzag order, as the reference rounds them (within the limits
- * of the caller); they are replaced with the choice. z4: 4 x the scaled DCT
- * output at the same positions (exact in float; rounded to nearest int).
- * q: the block's table; ac_len: the length of each AC code of the block's
- * plane. The DC is left as it is.
+/*
+ * Trellis quantisation of one block's AC levels (c63_rd_quant()), in
+ * parts that the GPU runs with the eight threads of a block: the shortest
+ * path goes over the positions of the non-zero levels in order
+ * (c63_rd_quant_start()), and the way to each (c63_rd_quant_node()) is
+ * the least of those from every position before it (c63_rd_quant_edge(),
+ * independent of one another), the first of them on ties; then
+ * c63_rd_quant_end() takes the best end and walks back.
  */
-KERNEL_INLINE void c63_rd_quant(short *c, const int *z4, const unsigned char *q,
-                                const unsigned char *ac_len, long long lambda)
-{
-    long long s0[64];       /* error of positions 1..k all coded as 0 */
-    long long best[64];     /* path to the non-zero coefficient at k */
-    unsigned char pos[64];  /* candidates: positions whose level is not 0 */
-    unsigned char from[64]; /* best path's previous non-zero position */
-    unsigned char lev1[64]; /* 1: its level is |L| - 1 */
-    int m = 0, end = 0;
-    long long total;
 
-    s0[0] = 0;
+/** What the trellis keeps of one block. */
+typedef struct C63RDTrellis {
+    long long s0[64];       ///< error of positions 1..k all coded as 0
+    long long best[64];     ///< the best path to the non-zero coefficient at k
+    unsigned char pos[64];  ///< candidates: positions whose level is not 0
+    unsigned char from[64]; ///< the best path's previous non-zero position
+    unsigned char lev1[64]; ///< 1: its level is |L| - 1
+} C63RDTrellis;
+
+/** A candidate position k: its level |L| = a, and the error + lambda x
+ *  the extra bits of coding it as a (d0, size s0k) or a - 1 (d1, s1k). */
+typedef struct C63RDNode {
+    long long d0, d1;
+    int k, a, s0k, s1k;
+} C63RDNode;
+
+/** s0 and pos of the block with levels c; returns the number of candidates. */
+KERNEL_INLINE int c63_rd_quant_start(C63RDTrellis *t, const short *c, const int *z4)
+{
+    int m = 0;
+    t->s0[0] = 0;
+    t->best[0] = 0;
     for (int k = 1; k < 64; k++) {
-        s0[k] = s0[k - 1] + (long long)z4[k] * z4[k];
+        t->s0[k] = t->s0[k - 1] + (long long)z4[k] * z4[k];
         if (c[k])
-            pos[m++] = k;
+            t->pos[m++] = k;
     }
-    best[0] = 0;
-    for (int i = 0; i < m; i++) {
-        const int k = pos[i], a = c[k] < 0 ? -c[k] : c[k];
-        const long long z = z4[k] < 0 ? -(long long)z4[k] : z4[k];
-        const long long e0 = z - c63_rd_rec(a, q[k]);
-        const long long e1 = z - c63_rd_rec(a - 1, q[k]);
-        const int s0k = c63_rd_size(a), s1k = c63_rd_size(a - 1);
-        const long long d0 = e0 * e0 + lambda * s0k, d1 = e1 * e1 + lambda * s1k;
-        long long b = 0;
-        int bp = 0, bl = 0;
-        for (int j = -1; j < i; j++) {
-            const int p = j < 0 ? 0 : pos[j];
-            const int run = k - p - 1;
-            const long long base = best[p] - s0[p] + lambda * ((run >> 4) * ac_len[0xF0]);
-            const int r = (run & 15) << 4;
-            long long v = base + d0 + lambda * ac_len[r | s0k];
-            if (j < 0 || v < b) {  /* (best[p] - s0[p] may be negative) */
-                b  = v;
-                bp = p;
-                bl = 0;
-            }
-            if (a > 1) {
-                v = base + d1 + lambda * ac_len[r | s1k];
-                if (v < b) {
-                    b  = v;
-                    bp = p;
-                    bl = 1;
-                }
-            }
+    return m;
+}
+
+KERNEL_INLINE void c63_rd_quant_node(C63RDNode *n, int k, const short *c, const int *z4,
+                                     const unsigned char *q, long long lambda)
+{
+    const int a = c[k] < 0 ? -c[k] : c[k];
+    const long long z = z4[k] < 0 ? -(long long)z4[k] : z4[k];
+    const long long e0 = z - c63_rd_rec(a, q[k]);
+    const long long e1 = z - c63_rd_rec(a - 1, q[k]);
+    n->k   = k;
+    n->a   = a;
+    n->s0k = c63_rd_size(a);
+    n->s1k = c63_rd_size(a - 1);
+    n->d0  = e0 * e0 + lambda * n->s0k;
+    n->d1  = e1 * e1 + lambda * n->s1k;
+}
+
+/**
+ * The way to candidate n from the non-zero position p before it (0: the
+ * block's start): where it costs less than *b, sets *b and *bl (1: level
+ * a - 1) and returns 1.
+ */
+KERNEL_INLINE int c63_rd_quant_edge(const C63RDTrellis *t, const C63RDNode *n, int p,
+                                    const unsigned char *ac_len, long long lambda,
+                                    long long *b, int *bl)
+{
+    const int run = n->k - p - 1;
+    /* (best[p] - s0[p] may be negative) */
+    const long long base = t->best[p] - t->s0[p] + lambda * ((run >> 4) * ac_len[0xF0]);
+    const int r = (run & 15) << 4;
+    long long v = base + n->d0 + lambda * ac_len[r | n->s0k];
+    int ret = 0;
+    if (v < *b) {
+        *b   = v;
+        *bl  = 0;
+        ret  = 1;
+    }
+    if (n->a > 1) {
+        v = base + n->d1 + lambda * ac_len[r | n->s1k];
+        if (v < *b) {
+            *b  = v;
+            *bl = 1;
+            ret = 1;
         }
-        best[k] = b + s0[k - 1];
-        from[k] = bp;
-        lev1[k] = bl;
     }
-    /* the end: after the last non-zero coefficient, zeros and an EOB */
-    total = s0[63] + lambda * ac_len[0x00];
+    return ret;
+}
+
+/** The best path to candidate n: cost b from position bp, level bl. */
+KERNEL_INLINE void c63_rd_quant_set(C63RDTrellis *t, const C63RDNode *n, long long b, int bp,
+                                    int bl)
+{
+    t->best[n->k] = b + t->s0[n->k - 1];
+    t->from[n->k] = bp;
+    t->lev1[n->k] = bl;
+}
+
+/** The end of the m candidates' paths: after the last non-zero
+ *  coefficient, zeros and an EOB; the levels of the chosen path into c. */
+KERNEL_INLINE void c63_rd_quant_end(const C63RDTrellis *t, short *c, int m,
+                                    const unsigned char *ac_len, long long lambda)
+{
+    long long total = t->s0[63] + lambda * ac_len[0x00];
+    int end = 0;
     for (int i = 0; i < m; i++) {
-        const int k = pos[i];
-        const long long v = best[k] + s0[63] - s0[k] + (k < 63 ? lambda * ac_len[0x00] : 0);
+        const int k = t->pos[i];
+        const long long v = t->best[k] + t->s0[63] - t->s0[k] +
+                            (k < 63 ? lambda * ac_len[0x00] : 0);
         if (v < total) {
             total = v;
             end = k;
@@ -447,15 +489,49 @@ KERNEL_INLINE void c63_rd_quant(short *c, const int *z4, const unsigned char *q,
     }
     /* the chosen path, back from its end; the rest are zeros */
     for (int i = m - 1; i >= 0; i--) {
-        const int k = pos[i];
+        const int k = t->pos[i];
         if (k == end) {
-            if (lev1[k])
+            if (t->lev1[k])
                 c[k] += c[k] < 0 ? 1 : -1;
-            end = from[k];
+            end = t->from[k];
         } else {
             c[k] = 0;
         }
     }
 }
+
+#define C63_RD_COST_MAX 0x7FFFFFFFFFFFFFFFLL
+
+#if !KERNEL_GPU
+/**
+ * Trellis quantisation of one block's AC levels. c: the 64 levels of the
+ * block in zigzag order, as the reference rounds them (within the limits
+ * of the caller); they are replaced with the choice. z4: 4 x the scaled DCT
+ * output at the same positions (exact in float; rounded to nearest int).
+ * q: the block's table; ac_len: the length of each AC code of the block's
+ * plane. The DC is left as it is. c63_encode_rd does the same with the
+ * eight threads of a block.
+ */
+static inline void c63_rd_quant(short *c, const int *z4, const unsigned char *q,
+                                const unsigned char *ac_len, long long lambda)
+{
+    C63RDTrellis t;
+    const int m = c63_rd_quant_start(&t, c, z4);
+
+    for (int i = 0; i < m; i++) {
+        C63RDNode n;
+        long long b = C63_RD_COST_MAX;
+        int bp = 0, bl = 0;
+        c63_rd_quant_node(&n, t.pos[i], c, z4, q, lambda);
+        for (int j = -1; j < i; j++) {
+            const int p = j < 0 ? 0 : t.pos[j];
+            if (c63_rd_quant_edge(&t, &n, p, ac_len, lambda, &b, &bl))
+                bp = p;
+        }
+        c63_rd_quant_set(&t, &n, b, bp, bl);
+    }
+    c63_rd_quant_end(&t, c, m, ac_len, lambda);
+}
+#endif
 
 #endif /* KERNELS_C63_RD_H */

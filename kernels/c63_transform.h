@@ -30,7 +30,7 @@
  * launch has ceil(nblocks / C63_ENC_BLOCKS) thread blocks.
  *
  * c63_encode_rd is the same with trellis quantisation (c63_rd_quant(),
- * by the first thread of each block). With the DC chain (-trellis 2),
+ * with the eight threads of each block). With the DC chain (-trellis 2),
  * c63_encode_rdq does its first half (the levels, and each block's exact
  * DC into dcz), c63_dc_chain (c63_rd.h) decides the DC levels, and
  * c63_recon the second half (the reconstruction from coef).
