@@ -8,7 +8,9 @@
 # memcheck racecheck initcheck synccheck) runs over checkcuda --small (every
 # kernel against its CPU twin on random and edge input, cases up to 176x144)
 # and over representative ffmpeg runs at an odd size: c63_cuda from system
-# memory and from CUDA frames (yuv420p and NV12), at depth 1 and 4; cudadiff in each mode on a
+# memory and from CUDA frames (yuv420p and NV12), at depth 1 and 4, with
+# the rate-distortion options, rate control, the buffer model and scene
+# cuts; cudadiff in each mode on a
 # packed and a planar format; drawtext_cuda with box, border, shadow and
 # moving text on three formats; mestimate_cuda esa and hexbs. The tools run
 # in parallel, the runs of one tool one after the other, each limited to
@@ -28,6 +30,9 @@ trap 'rm -rf "$TMP"' EXIT
 FF="$DIR/ffmpeg -nostdin -hide_banner -v error -y"
 HW="-init_hw_device cuda=gpu -filter_hw_device gpu"
 SRC="-f lavfi -i testsrc2=s=97x51:r=25,noise=alls=20:allf=t -frames:v 4"
+CUTS="-f lavfi -i testsrc2=s=97x51:r=25,drawbox=0:0:97:51:black:fill:enable='eq(n,2)',noise=alls=20:allf=t -frames:v 5"
+RD1="-trellis 1 -mv_rd 1"
+RD2="-tables flat -trellis 2 -mv_rd 1 -intra_rd 1"
 # one TOOL LABEL COMMAND...
 one() {
     tool=$1 label=$2; shift 2
@@ -54,6 +59,20 @@ tool_runs() {
     one $tool "c63_cuda, depth 4, -g 2"      $FF $SRC -c:v c63_cuda -depth 4 -g 2 -f c63 "$TMP/c-$tool.c63"
     one $tool "c63_cuda, CUDA frames"        $FF $HW $SRC -vf format=yuv420p,hwupload_cuda -c:v c63_cuda -f c63 "$TMP/d-$tool.c63"
     one $tool "c63_cuda, NV12 CUDA frames"   $FF $HW $SRC -vf format=nv12,hwupload_cuda -c:v c63_cuda -f c63 "$TMP/e-$tool.c63"
+    # the rate-distortion options (c63_encode_rdq, c63_dc_chain, c63_mv_rd),
+    # rate control with and without the buffer model (c63_activity), and
+    # scene cuts (c63_sc_hist, c63_sc_decide) on a source that cuts at
+    # frames 2 and 3
+    one $tool "c63_cuda, -trellis 1 -mv_rd 1"  $FF $SRC -c:v c63_cuda $RD1 -f c63 "$TMP/f-$tool.c63"
+    one $tool "c63_cuda, every option"       $FF $SRC -c:v c63_cuda $RD2 -f c63 "$TMP/g-$tool.c63"
+    one $tool "c63_cuda, -tables ssim, CUDA frames" $FF $HW $SRC -vf format=nv12,hwupload_cuda \
+        -c:v c63_cuda -tables ssim -trellis 2 -intra_rd 1 -f c63 "$TMP/h-$tool.c63"
+    one $tool "c63_cuda, -b:v, depth 2"      $FF $SRC -c:v c63_cuda -b:v 300k -depth 2 -f c63 "$TMP/i-$tool.c63"
+    one $tool "c63_cuda, buffer model, every option" $FF $SRC -c:v c63_cuda -b:v 300k -maxrate 300k \
+        -bufsize 200k $RD2 -f c63 "$TMP/j-$tool.c63"
+    one $tool "c63_cuda, scene cuts"         $FF $CUTS -c:v c63_cuda -sc_threshold 30 -f c63 "$TMP/k-$tool.c63"
+    one $tool "c63_cuda, scene cuts, -b:v, every option" $FF $CUTS -c:v c63_cuda -b:v 300k $RD2 \
+        -f c63 "$TMP/l-$tool.c63"
     for mode in recon diff mask; do
         one $tool "cudadiff $mode, yuv420p"  $FF $HW $SRC -vf format=yuv420p,hwupload_cuda,cudadiff=mode=$mode:refresh=3,hwdownload,format=yuv420p -f null -
     done
