@@ -12,7 +12,8 @@
 # GOALS (make's goals) adds what the tests need: for check and
 # check-clients, the distribution's ffmpeg (compared with ours), Xvfb and
 # xwd (ffplay's window), dpkg-dev (the package), mmdebstrap (a
-# fresh system for the package) and python3-venv, python3-dev (PyAV).
+# fresh system for the package), python3-venv, python3-dev (PyAV) and git
+# (the check of the patches).
 #
 # CUDA_COMPILER=clang (the default) needs Debian's clang, any version from
 # 14 on (and its sanitizer runtimes for make check-asan and make fuzz); CUDA_COMPILER=nvcc needs NVIDIA's CUDA toolkit, which is not in
@@ -39,6 +40,11 @@ pkg-config --exists harfbuzz   2>/dev/null || need="$need libharfbuzz-dev"
 pkg-config --exists fontconfig 2>/dev/null || need="$need libfontconfig-dev"
 pkg-config --exists fribidi    2>/dev/null || need="$need libfribidi-dev"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
+# FFmpeg compiles the shaders of its Vulkan filters, encoders and hwaccels
+# with a GLSL compiler program (configure: spirv_compiler); without one they
+# are left out where the distribution's ffmpeg has them
+command -v glslang >/dev/null 2>&1 || command -v glslangValidator >/dev/null 2>&1 ||
+    command -v glslc >/dev/null 2>&1 || need="$need glslang-tools"
 
 have_clang() {
     for c in clang clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
@@ -80,6 +86,7 @@ esac
 case " ${GOALS:-} " in
 *" check "*|*" check-clients "*)
     [ -x /usr/bin/ffmpeg ]         || need="$need ffmpeg"
+    command -v git >/dev/null 2>&1     || need="$need git"   # the check of the patches
     command -v Xvfb >/dev/null 2>&1    || need="$need xvfb"
     command -v xwd >/dev/null 2>&1     || need="$need x11-apps"
     command -v mmdebstrap >/dev/null 2>&1 || need="$need mmdebstrap"
