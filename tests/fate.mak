@@ -9,7 +9,10 @@
 #
 # Layout of tests/:
 #   fate/      the FATE makefiles included here, the shell drivers their
-#              tests run, ref/ (references) and samples/
+#              tests run, ref/ (references) and samples/; checked.sh, how
+#              every driver judges the end of a program it runs (status,
+#              signal, sanitizer report), and standins.sh, which checks
+#              that each driver fails where a program misbehaves
 #   harness/   the test programs' sources (checkc63, encthreads, filterrun,
 #              ...) and their headers; the FATE rules build them as
 #              tests/NAME in the build tree, the top-level Makefile
@@ -27,6 +30,7 @@ C63_SAMPLES = $(C63_FATE)/samples
 include $(C63_FATE)/c63.mak
 include $(C63_FATE)/cudadiff.mak
 include $(C63_FATE)/robustness.mak
+include $(C63_FATE)/standins.mak
 
 # References live in tests/c63/fate/ref/, not in FFmpeg's tests/ref/fate/.
 $(FATE_C63_ALL) $(FATE_C63_GPU): REF = $(C63_FATE)/ref/$(@:fate-%=%)

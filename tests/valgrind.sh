@@ -4,13 +4,15 @@
 # fails when valgrind reports an invalid access, a use of uninitialised
 # memory or a definite or indirect leak (exit status 99), whatever the
 # command's own status, which for the error cases is expected to be
-# non-zero (ffmpeg's status for an AVERROR, not a signal: a run killed by a
+# non-zero (ffmpeg's status for an AVERROR, not a signal, a timeout or a
+# program that could not be run: tests/fate/checked.sh; a run killed by a
 # signal fails too).
 #
 #   valgrind.sh BUILD
 set -u
 BUILD=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/fate/checked.sh"
 S=$top/tests/fate/samples
 TMP=${TMPDIR:-/tmp}/c63-valgrind.$$
 mkdir -p "$TMP" || exit 1
@@ -33,6 +35,8 @@ vg() {
         fail=$((fail + 1)); echo "FAILED: $name: killed by a signal"; grep -m 3 '==[0-9]*==' "$TMP/err"
     elif [ $expect = error ] && [ $status -eq 0 ]; then
         fail=$((fail + 1)); echo "FAILED: $name: exit status 0, expected an error"
+    elif [ $expect = error ] && ! own_error $status; then
+        fail=$((fail + 1)); echo "FAILED: $name: $(ended $status), expected an error of its own"; tail -n 3 "$TMP/err"
     else
         pass=$((pass + 1)); echo "PASS: $name"
     fi

@@ -24,8 +24,11 @@
 # BUILD holds our ffmpeg (BUILD/ffmpeg), SRC the FFmpeg 9.0 source tree
 # (build/ffmpeg-9.0.2), CONFIGDIR the folder our ffmpeg was configured in
 # (config.h, config_components.h). The distribution's ffmpeg is
-# $DIST_FFMPEG, by default /usr/bin/ffmpeg; without it the script prints a
-# SKIP line and "0 passed, 0 failed, 1 skipped" and exits 0.
+# $DIST_FFMPEG, by default /usr/bin/ffmpeg; without it nothing can be
+# compared: the script says SKIPPED and why, and exits 77 (never 0), as
+# tests/clients/deb.sh and pyav.sh do. Each list is read from a run of
+# ffmpeg that succeeded cleanly (tests/fate/checked.sh: exit status 0, no
+# sanitizer report).
 # Prints "PASS: what" / "FAILED: what (details)" and "N passed, N failed".
 set -u
 if [ $# -ne 3 ]; then
@@ -35,6 +38,7 @@ fi
 BUILD=$1 SRC=$2 CONF=$3
 DIST=${DIST_FFMPEG:-/usr/bin/ffmpeg}
 OURS=$BUILD/ffmpeg
+. "$(dirname "$0")/../fate/checked.sh"
 
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); echo "PASS: $1"; }
@@ -46,57 +50,66 @@ finish() {
 }
 
 if [ ! -x "$DIST" ]; then
-    echo "SKIP: distribution ffmpeg not installed ($DIST)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+    echo "SKIPPED (nothing was tested, this is not a pass): no distribution ffmpeg to compare with ($DIST; Debian: apt-get install ffmpeg)"
+    exit 77
 fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/c63-coverage.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 export LC_ALL=C
+CHECKED_ERR=$TMP/stderr
 
 for f in "$SRC/configure" "$SRC/libavcodec/allcodecs.c" "$SRC/libavutil/hwcontext.c" \
          "$CONF/config.h" "$CONF/config_components.h"; do
     [ -r "$f" ] || { bad "inputs present ($f missing)"; finish; }
 done
 for p in "$DIST" "$OURS"; do
-    if ! "$p" -hide_banner -version > "$TMP/version" 2>&1; then
+    if ! run_ok "$p" -hide_banner -version > "$TMP/version" 2>&1; then
         bad "$p runs ($(tail -n 1 "$TMP/version"))"
         finish
     fi
 done
-echo "distribution: $("$DIST" -hide_banner -version | head -n 1)"
-echo "ours:         $("$OURS" -hide_banner -version | head -n 1)"
+run_ok "$DIST" -hide_banner -version > "$TMP/version" 2> /dev/null
+echo "distribution: $(head -n 1 "$TMP/version")"
+run_ok "$OURS" -hide_banner -version > "$TMP/version" 2> /dev/null
+echo "ours:         $(head -n 1 "$TMP/version")"
 
 # ---------------------------------------------------------------------------
-# What an ffmpeg lists: list FFMPEG KIND, one name a line, sorted.
-# KIND: encoders decoders muxers demuxers filters iprotocols oprotocols bsfs
-# hwaccels. Muxer and demuxer names are split at their commas
-# ("mov,mp4,m4a,3gp,3g2,mj2" gives six names).
+# What an ffmpeg lists: list FFMPEG KIND, one name a line, sorted; fails
+# where ffmpeg did not succeed cleanly (its stderr, and how it ended, go to
+# stderr). KIND: encoders decoders muxers demuxers filters iprotocols
+# oprotocols bsfs hwaccels. Muxer and demuxer names are split at their
+# commas ("mov,mp4,m4a,3gp,3g2,mj2" gives six names).
 list() {
     case $2 in
+    iprotocols|oprotocols) opt=protocols ;;
+    *)                     opt=$2 ;;
+    esac
+    run_ok "$1" -hide_banner -"$opt" > "$TMP/listing" || return 1
+    case $2 in
     encoders|decoders)
-        "$1" -hide_banner -"$2" | awk 'p && NF >= 2 { print $2 } /^ -+$/ { p = 1 }' ;;
+        awk 'p && NF >= 2 { print $2 } /^ -+$/ { p = 1 }' "$TMP/listing" ;;
     muxers|demuxers)
         # " D  name" (5.1) or " D d name" (with the device column of 7.0
         # on): the flags are as wide as in the legend's " D. = ..." line
-        "$1" -hide_banner -"$2" | awk '
+        awk '
             /= Demuxing supported/ { w = length($1); next }
             p { s = substr($0, 2 + w); split(s, a, " "); n = split(a[1], b, ",")
                 for (i = 1; i <= n; i++) print b[i] }
-            /^ -+$/ { p = 1 }' ;;
+            /^ -+$/ { p = 1 }' "$TMP/listing" ;;
     filters)
-        "$1" -hide_banner -filters | awk '$3 ~ /->/ { print $2 }' ;;
+        awk '$3 ~ /->/ { print $2 }' "$TMP/listing" ;;
     iprotocols)
-        "$1" -hide_banner -protocols | awk '/^Output:/ { p = 0 } p && NF { print $1 } /^Input:/ { p = 1 }' ;;
+        awk '/^Output:/ { p = 0 } p && NF { print $1 } /^Input:/ { p = 1 }' "$TMP/listing" ;;
     oprotocols)
-        "$1" -hide_banner -protocols | awk 'p && NF { print $1 } /^Output:/ { p = 1 }' ;;
+        awk 'p && NF { print $1 } /^Output:/ { p = 1 }' "$TMP/listing" ;;
     bsfs)
-        "$1" -hide_banner -bsfs | awk 'p && NF { print $1 } /^Bitstream filters:/ { p = 1 }' ;;
+        awk 'p && NF { print $1 } /^Bitstream filters:/ { p = 1 }' "$TMP/listing" ;;
     hwaccels)
-        "$1" -hide_banner -hwaccels | awk 'p && NF { print $1 } /^Hardware acceleration methods:/ { p = 1 }' ;;
-    esac 2>/dev/null | sort -u
+        awk 'p && NF { print $1 } /^Hardware acceleration methods:/ { p = 1 }' "$TMP/listing" ;;
+    esac > "$TMP/listed"
+    sort -u "$TMP/listed"
 }
 
 # ---------------------------------------------------------------------------
@@ -309,8 +322,10 @@ for kind in encoders decoders muxers demuxers filters iprotocols oprotocols bsfs
     hwaccels)   label="hwaccels (device types)" ;;
     *)          label=$kind ;;
     esac
-    list "$DIST" $kind > "$TMP/dist.$kind"
-    list "$OURS" $kind > "$TMP/ours.$kind"
+    if ! list "$DIST" $kind > "$TMP/dist.$kind" || ! list "$OURS" $kind > "$TMP/ours.$kind"; then
+        bad "$label: both lists read (a listing did not succeed cleanly)"
+        continue
+    fi
     awk -v k=$kind '$1 == k { print $3, $2 }' "$TMP/names" | sort -u > "$TMP/n.$kind"
     nd=$(wc -l < "$TMP/dist.$kind") no=$(wc -l < "$TMP/ours.$kind")
     comm -12 "$TMP/dist.$kind" "$TMP/ours.$kind" > "$TMP/common"

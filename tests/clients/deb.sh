@@ -18,7 +18,10 @@
 # Then, in a chroot (/proc and /dev mounted; on exit, whatever happens,
 # every mount under the root is undone before anything is deleted, and
 # nothing is deleted while one remains): apt-get install ./DEB, the checks,
-# apt-get remove --purge, the checks after removal. Prints PASS:/FAILED:
+# apt-get remove --purge, the checks after removal. The runs of ffmpeg and
+# ffprobe whose output a check reads must end cleanly (tests/fate/
+# checked.sh: exit status 0, no sanitizer report), and their output is
+# read from a file once they have. Prints PASS:/FAILED:
 # lines, the time of each phase and "N passed, N failed"; exits non-zero on
 # any failure. Without root, network or the tools it says SKIPPED and why,
 # and exits 77 (never 0).
@@ -35,6 +38,7 @@
 # installed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/fate/checked.sh"
 
 skip() { echo "SKIPPED (nothing was tested, this is not a pass): $*"; exit 77; }
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 DEB [REF_FFMPEG]" >&2; exit 2; }
@@ -141,10 +145,13 @@ fi
 ENC="-nostdin -v error -f lavfi -i testsrc2=s=352x288:r=25 -frames:v 25 -c:v c63 -f c63"
 DEC="-nostdin -v error -f c63 -i clip.c63 -f rawvideo -pix_fmt yuv420p"
 mkdir -p "$W/x" && dpkg-deb -x "$DEB" "$W/x" || exit 1
+CHECKED_ERR=$W/stderr
 [ -n "$REF" ] || { [ -x "$top/build/ffmpeg" ] && REF=$top/build/ffmpeg; } || REF=$W/x/usr/lib/c63-ffmpeg/bin/ffmpeg
-(cd "$W" && "$REF" $ENC clip.c63) || { echo "deb.sh: $REF cannot encode the clip" >&2; exit 1; }
+(cd "$W" && run_ok "$REF" $ENC clip.c63 && run_ok "$REF" $DEC clip.yuv) ||
+    { echo "deb.sh: $REF cannot encode and decode the clip" >&2; exit 1; }
 want_enc=$(md5sum < "$W/clip.c63" | cut -d' ' -f1)
-want_dec=$(cd "$W" && "$REF" $DEC - | md5sum | cut -d' ' -f1)
+want_dec=$(md5sum < "$W/clip.yuv" | cut -d' ' -f1)
+rm -f "$W/clip.yuv"
 echo "expected md5s (from $REF): c63 stream $want_enc, decoded $want_dec"
 
 dpkg-deb -c "$DEB" | awk '{ print $6 }' | sed 's|^\./|/|; s|/$||; /^$/d' > "$W/contents"
@@ -215,12 +222,28 @@ inc() {
     chroot "$ROOT" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LC_ALL=C TMPDIR=/tmp DEBIAN_FRONTEND=noninteractive sh -c "cd /tmp/c63 && $1"
 }
+# inc_out CMDLINE: what CMDLINE (one program, in the chroot) prints, once it
+# has succeeded cleanly (run_ok); nothing where it has not
+inc_out() {
+    run_ok inc "$1" > "$W/inc.out" && cat "$W/inc.out"
+}
+# inc_md5 CMDLINE FILE: CMDLINE (one program, in the chroot) writes FILE in
+# /tmp/c63 and must succeed cleanly (run_ok): FILE's md5, nothing where the
+# run failed or FILE is empty (FILE is removed after)
+inc_md5() {
+    rm -f "$T/$2"
+    if run_ok inc "$1" && [ -s "$T/$2" ]; then
+        md5sum < "$T/$2" | cut -d' ' -f1
+    fi
+    rm -f "$T/$2"
+}
 
 # the distribution's ffmpeg, before: its version, and an encode and decode
 dist_ver=$(inc "dpkg-query -W -f '\${Version}' ffmpeg")
 dist_up=$(echo "$dist_ver" | sed 's/^[0-9]*://; s/-[^-]*$//')     # 7:5.1.9-0+deb12u1: 5.1.9
-inc "ffmpeg -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25 -frames:v 10 -c:v mpeg4 dist.avi"
-dist_md5=$(inc "ffmpeg -nostdin -v error -i dist.avi -f rawvideo -pix_fmt yuv420p - | md5sum" | cut -d' ' -f1)
+run_ok inc "ffmpeg -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25 -frames:v 10 -c:v mpeg4 dist.avi"
+dist_md5=$(inc_md5 "ffmpeg -nostdin -v error -i dist.avi -f rawvideo -pix_fmt yuv420p dist.yuv" dist.yuv)
+check "the distribution's ffmpeg encodes an MPEG-4 clip and decodes it" '[ -n "$dist_md5" ]'
 echo "the distribution's ffmpeg: $dist_ver"
 
 if inc "apt-get -q install -y --no-install-recommends ./$(basename "$DEB")" > "$W/install.log" 2>&1; then
@@ -236,8 +259,9 @@ inc "dpkg -L c63-ffmpeg" > "$W/list"
 while read -r f; do if [ -L "$ROOT$f" ] || [ ! -d "$ROOT$f" ]; then echo "$f"; fi; done < "$W/list" > "$W/files"
 
 # the programs, through /usr/bin's symlinks and RUNPATH alone
-check "c63-ffmpeg -version shows 9.0.2" 'inc "c63-ffmpeg -version" | head -n 1 | grep -q "^ffmpeg version 9\.0\.2"'
-check "c63-ffprobe and c63-ffplay run (-version)" 'inc "c63-ffprobe -version && c63-ffplay -version" >/dev/null 2>&1'
+check "c63-ffmpeg -version shows 9.0.2" 'inc_out "c63-ffmpeg -version" | head -n 1 | grep -q "^ffmpeg version 9\.0\.2"'
+check "c63-ffprobe and c63-ffplay run (-version)" \
+    '{ run_ok inc "c63-ffprobe -version" && run_ok inc "c63-ffplay -version"; } >/dev/null 2>&1'
 # (ldd of the real path: ldd of the symlink would take $ORIGIN for /usr/bin,
 # where the kernel and ld.so, through /proc/self/exe, take the real one)
 inc "ldd \$(readlink -f /usr/bin/c63-ffmpeg)" > "$W/ldd" 2>&1
@@ -250,28 +274,31 @@ check "c63-ffmpeg loads no FFmpeg library but its own (ldd${other:+: also $other
 check "no ld.so.conf.d entry, nothing of the prefix in ld.so.cache" '! inc "cat /etc/ld.so.conf.d/* 2>/dev/null; ldconfig -p" | grep -q c63-ffmpeg'
 
 # CPU pipelines: c63 encode and decode, the md5s of the host's build
-got_enc=$(inc "c63-ffmpeg $ENC clip.c63 && md5sum < clip.c63" | cut -d' ' -f1)
-got_dec=$(inc "c63-ffmpeg $DEC - | md5sum" | cut -d' ' -f1)
+got_enc=
+run_ok inc "c63-ffmpeg $ENC clip.c63" && [ -s "$T/clip.c63" ] && got_enc=$(md5sum < "$T/clip.c63" | cut -d' ' -f1)
+got_dec=$(inc_md5 "c63-ffmpeg $DEC clip.yuv" clip.yuv)
 check "c63 encode: the host's md5 ($got_enc)" '[ -n "$got_enc" ] && [ "$got_enc" = "$want_enc" ]'
 check "c63 decode: the host's md5 ($got_dec)" '[ -n "$got_dec" ] && [ "$got_dec" = "$want_dec" ]'
 # H.264 (libx264) + AAC in MP4, then c63 + AAC in Matroska
-inc "c63-ffmpeg -nostdin -v error -f lavfi -i testsrc2=s=320x240:r=25 -f lavfi -i sine=f=440:r=48000 -t 2 -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -b:a 96k h264.mp4" > "$W/err" 2>&1
-mp4=$(inc "c63-ffprobe -v error -show_entries stream=codec_name -of csv=p=0 h264.mp4" | tr '\n' ' ')
+run_ok inc "c63-ffmpeg -nostdin -v error -f lavfi -i testsrc2=s=320x240:r=25 -f lavfi -i sine=f=440:r=48000 -t 2 -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -b:a 96k h264.mp4" > "$W/err" 2>&1 &&
+    mp4=$(inc_out "c63-ffprobe -v error -show_entries stream=codec_name -of csv=p=0 h264.mp4" | tr '\n' ' ') ||
+    mp4="(failed)"
 check "libx264 + AAC into MP4 ($mp4)" '[ "$mp4" = "h264 aac " ]' || cat "$W/err"
-inc "c63-ffmpeg -nostdin -v error -i h264.mp4 -c:v c63 -c:a aac out.mkv" > "$W/err" 2>&1
-probe=$(inc "c63-ffprobe -v error -show_entries stream=codec_type,codec_name:format=format_name -of compact=p=0 out.mkv" | tr '\n' ' ')
+run_ok inc "c63-ffmpeg -nostdin -v error -i h264.mp4 -c:v c63 -c:a aac out.mkv" > "$W/err" 2>&1 &&
+    probe=$(inc_out "c63-ffprobe -v error -show_entries stream=codec_type,codec_name:format=format_name -of compact=p=0 out.mkv" | tr '\n' ' ') ||
+    probe="(failed)"
 check "MP4 to c63 + AAC in Matroska; ffprobe: $probe" \
     'case $probe in *"codec_name=c63|codec_type=video"*"codec_name=aac|codec_type=audio"*"format_name=matroska"*) ;; *) false ;; esac' || cat "$W/err"
-frames=$(inc "c63-ffmpeg -nostdin -v error -i out.mkv -map 0:v -f framemd5 - | grep -c '^0,'")
+frames=$(inc_out "c63-ffmpeg -nostdin -v error -i out.mkv -map 0:v -f framemd5 -" | grep -c '^0,')
 check "the Matroska file decodes ($frames frames of 50)" '[ "$frames" = 50 ]'
 
 # the distribution's ffmpeg is untouched and still the distribution's
-dist_line=$(inc "ffmpeg -version" | head -n 1)
+dist_line=$(inc_out "ffmpeg -version" | head -n 1)
 check "/usr/bin/ffmpeg is still the distribution's $dist_ver (dpkg -S; $(echo "$dist_line" | cut -d' ' -f1-3))" \
     'inc "dpkg -S /usr/bin/ffmpeg" | grep -q "^ffmpeg: /usr/bin/ffmpeg\$" && [ ! -L "$ROOT/usr/bin/ffmpeg" ] &&
      case $dist_line in "ffmpeg version $dist_up"*) ;; *) false ;; esac && ! inc "ldd /usr/bin/ffmpeg" | grep -q c63-ffmpeg'
-h264_c63=$(inc "c63-ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p - | md5sum" | cut -d' ' -f1)
-h264_dist=$(inc "ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p - | md5sum" | cut -d' ' -f1)
+h264_c63=$(inc_md5 "c63-ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p h264.yuv" h264.yuv)
+h264_dist=$(inc_md5 "ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p h264.yuv" h264.yuv)
 check "the distribution's ffmpeg decodes c63-ffmpeg's H.264 to the same frames" '[ -n "$h264_dist" ] && [ "$h264_dist" = "$h264_c63" ]'
 
 # a program built against the package's pkg-config files
@@ -294,7 +321,7 @@ onlyl() { [ -n "$libs" ] || return 1; for a in $libs; do case $a in -L/usr/lib/c
 check "pkg-config --libs has only -L/-l ($libs)" onlyl
 check "headers in /usr/lib/c63-ffmpeg/include" '[ -f "$ROOT/usr/lib/c63-ffmpeg/include/libavcodec/avcodec.h" ]'
 inc "export $PC; gcc -Wall -o t t.c \$(pkg-config --cflags --libs libavcodec libavutil) -Wl,-rpath,\$(pkg-config --variable=libdir libavcodec)" > "$W/err" 2>&1
-out=$(inc "./t" 2>&1)
+out=$(inc_out "./t" 2>&1)
 check "a C program built with $PC runs and finds the c63 decoder ($out)" \
     'case $out in "c63 9.0.2 "*) ;; *) false ;; esac' || {
     cat "$W/err"; inc "ldd ./t" | grep 'not found'
@@ -325,9 +352,9 @@ check "no file of the package left (the $(wc -l < "$W/files") files of dpkg -L)"
     '[ -z "$left" ] && [ ! -e "$ROOT/usr/lib/c63-ffmpeg" ] && [ ! -e "$ROOT/usr/share/doc/c63-ffmpeg" ]' || echo "$left" | head -n 5
 status=$(inc "dpkg-query -W -f '\${Status}' c63-ffmpeg 2>/dev/null")
 check "dpkg knows no c63-ffmpeg any more (${status:-no entry})" 'case $status in ""|*" not-installed") ;; *) false ;; esac'
-after=$(inc "ffmpeg -nostdin -v error -i dist.avi -f rawvideo -pix_fmt yuv420p - | md5sum" | cut -d' ' -f1)
+after=$(inc_md5 "ffmpeg -nostdin -v error -i dist.avi -f rawvideo -pix_fmt yuv420p dist.yuv" dist.yuv)
 check "the distribution's ffmpeg and libav* still decode (the md5 of before)" '[ -n "$after" ] && [ "$after" = "$dist_md5" ]'
-h264_after=$(inc "ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p - | md5sum" | cut -d' ' -f1)
+h264_after=$(inc_md5 "ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p h264.yuv" h264.yuv)
 check "the distribution's ffmpeg still decodes the H.264 clip" '[ -n "$h264_after" ] && [ "$h264_after" = "$h264_c63" ]'
 verify=$(inc 'dpkg --verify ffmpeg $(dpkg-query -W -f "\${Package}\n" "libav*" "libsw*" "libpostproc*" 2>/dev/null)' 2>&1)
 check "dpkg --verify: the files of ffmpeg and its libav*, libsw*, libpostproc* unchanged" '[ -z "$verify" ]' ||

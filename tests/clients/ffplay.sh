@@ -17,7 +17,10 @@
 # for a person to look at; otherwise they go to a temporary folder that is
 # removed on exit. Needs Xvfb (Debian: xvfb) and xwd (x11-apps); without
 # them it says SKIP and fails. Prints PASS:/FAILED: lines and
-# "N passed, N failed"; exits non-zero on any failure. SDL runs with
+# "N passed, N failed"; exits non-zero on any failure. Every run of ffmpeg
+# must succeed cleanly (tests/fate/checked.sh: exit status 0, no sanitizer
+# report) before its output is used, and ffplay's log must hold no
+# sanitizer report. SDL runs with
 # SDL_VIDEODRIVER=x11 and SDL_AUDIODRIVER=dummy; SDL_RENDER_DRIVER, if set,
 # picks its renderer.
 #
@@ -93,8 +96,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 . "$(dirname "$0")/../fate/listen.sh"
+. "$(dirname "$0")/../fate/checked.sh"
 
-ff() { timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel error "$@"; }
+ff() {
+    CHECKED_ERR=$tmp/ff.err
+    run_ok timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel error "$@"
+}
 
 # a virtual screen on a display number that no other server uses: Xvfb
 # picks it (-displayfd) and writes it once it accepts connections
@@ -137,13 +144,15 @@ expect() {
         -update 1 -y "$tmp/$2-linear.png"
 }
 # match SHOT NAME: the PSNR of the screenshot against NAME's two renderings,
-# the better one ("inf" if identical; empty if not computed)
+# the better one ("inf" if identical; empty if not computed, or if ffmpeg
+# did not succeed cleanly)
 match() {
-    timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel info \
+    CHECKED_ERR=$tmp/match.log
+    run_ok timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel info \
         -i "$1" -i "$shots/$2.png" -i "$tmp/$2-linear.png" -lavfi \
         '[0:v]format=rgb24,split[s0][s1];[1:v]format=rgb24[a];[2:v]format=rgb24[b];[s0][a]psnr;[s1][b]psnr' \
-        -f null - 2>&1 |
-        sed -n 's/.*PSNR r:.* average:\([0-9.inf]*\).*/\1/p' |
+        -f null - > /dev/null 2> "$tmp/match.why" || { cat "$tmp/match.why" >&2; return; }
+    sed -n 's/.*PSNR r:.* average:\([0-9.inf]*\).*/\1/p' "$tmp/match.log" |
         awk '$1 == "inf" { m = "inf" } m != "inf" && (m == "" || $1 + 0 > m + 0) { m = $1 } END { print m }'
 }
 # at_least VALUE LIMIT: VALUE is a number >= LIMIT, or inf
@@ -212,6 +221,13 @@ stop() {    # stop PID (and forget it)
     wait "$1" 2> /dev/null
     pids=$(for p in $pids; do [ "$p" = "$1" ] || echo "$p"; done)
 }
+# reported NAME: ffplay's log holds no sanitizer report (it leaves the
+# window as it was: only the log shows it)
+reported() {
+    if sanitizer_report "$tmp/$1.log"; then
+        bad "$1: ffplay made a sanitizer report: $(grep -m1 -E "$CHECKED_REPORT" "$tmp/$1.log")"
+    fi
+}
 
 # 1. a .c63 file (every frame a key frame, so every frame decodes alike);
 # expected: the last decoded frame, which ffplay keeps showing
@@ -220,6 +236,7 @@ if ff -i "$tmp/still.y4m" -c:v c63 -g 1 "$tmp/still.c63" &&
     play c63 "$tmp/still.c63"
     window c63 "$player"
     stop "$player"
+    reported c63
 else
     bad "c63: encoding or decoding the file"
 fi
@@ -237,13 +254,14 @@ else
     }
     if ! listen_start tcp 10 start_player; then
         bad "framediff: ffplay does not listen on a port ($listen_error): $(tail -n 3 "$tmp/framediff.log" | tr '\n' ' ')"
-    elif ! timeout 30 "$ffmpeg" -nostdin -nostats -hide_banner -loglevel error \
-            -re -i "$tmp/still.y4m" -c:v framediff -f nut "tcp://127.0.0.1:$port" 2> "$tmp/sender.log"; then
-        bad "framediff: the sender failed: $(tail -n 3 "$tmp/sender.log" | tr '\n' ' ')"
+    elif ! ff -re -i "$tmp/still.y4m" -c:v framediff -f nut "tcp://127.0.0.1:$port"; then
+        bad "framediff: the sender failed ($(ended "$ran_status")): $(tail -n 3 "$tmp/ff.err" | tr '\n' ' ')"
         stop "$player"
+        reported framediff
     else
         window framediff "$player"
         stop "$player"
+        reported framediff
     fi
 fi
 

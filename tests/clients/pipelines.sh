@@ -20,6 +20,10 @@
 #   (f) what any distribution's ffmpeg does: VP9 + Opus in WebM, HEVC
 #       (libx265) + MP3 in MP4, AV1 by libaom and libsvtav1, decoded by
 #       libdav1d and libaom alike
+# Every run of ffmpeg and ffprobe must end as its check requires
+# (tests/fate/checked.sh): exit status 0 and no sanitizer report where it
+# must succeed, a clean refusal where it must refuse; output is checked
+# only once the run that wrote it has ended so.
 # Prints "PASS: what" / "FAILED: what (details)" and "N passed, N failed";
 # exits non-zero on any failure.
 set -u
@@ -41,6 +45,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 export LC_ALL=C
 . "$(dirname "$0")/../fate/listen.sh"
+. "$(dirname "$0")/../fate/checked.sh"
 
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); echo "PASS: $1"; }
@@ -51,25 +56,55 @@ finish() {
     exit
 }
 
-# ffmpeg as a user runs it (errors only); its messages go to $TMP/err
+# ffmpeg as a user runs it (errors only), which must succeed (run_ok); its
+# messages go to $TMP/err
 ff() {
-    timeout 120 "$FF" -nostdin -nostats -hide_banner -v error -y "$@" 2> "$TMP/err"
+    CHECKED_ERR=$TMP/err
+    run_ok timeout 120 "$FF" -nostdin -nostats -hide_banner -v error -y "$@"
+}
+# the same, which must refuse cleanly (run_refused)
+ff_refused() {
+    CHECKED_ERR=$TMP/err
+    run_refused timeout 120 "$FF" -nostdin -nostats -hide_banner -v error -y "$@"
 }
 err() { tail -n 2 "$TMP/err" | tr '\n' ' '; }
+# fp ARGS...: what ffprobe -v error ARGS prints, once it has succeeded
+# (run_ok); else a line saying how it ended, which no check expects
+fp() {
+    CHECKED_ERR=$TMP/fp.err
+    if run_ok "$FP" -v error "$@" > "$TMP/fp.out" 2> /dev/null; then
+        cat "$TMP/fp.out"
+    else
+        echo "(ffprobe: $(ended $ran_status)$(sanitizer_report "$CHECKED_ERR" && echo ", a sanitizer report"))"
+        return 1
+    fi
+}
 # the streams of a file: "type:codec" a line, in order
 streams() {
-    "$FP" -v error -show_entries stream=codec_type,codec_name -of csv=p=0 "$1" |
-        awk -F, '{ print $2 ":" $1 }' | tr '\n' ' ' | sed 's/ $//'
+    fp -show_entries stream=codec_type,codec_name -of csv=p=0 "$1" > "$TMP/streams" || { cat "$TMP/streams"; return 1; }
+    awk -F, '{ print $2 ":" $1 }' "$TMP/streams" | tr '\n' ' ' | sed 's/ $//'
 }
 # one field of one stream (SEL: v:0, a:0)
 field() {       # field FILE SEL ENTRY [extra ffprobe options]
     f=$1 s=$2 e=$3
     shift 3
-    "$FP" -v error "$@" -select_streams "$s" -show_entries stream="$e" -of csv=p=0 "$f" | head -n 1
+    fp "$@" -select_streams "$s" -show_entries stream="$e" -of csv=p=0 "$f" > "$TMP/field"
+    head -n 1 "$TMP/field"
 }
 packets() { field "$1" "$2" nb_read_packets -count_packets; }
 frames()  { field "$1" "$2" nb_read_frames -count_frames; }
-duration() { "$FP" -v error -show_entries format=duration -of csv=p=0 "$1"; }
+duration() { fp -show_entries format=duration -of csv=p=0 "$1"; }
+# psnr A B: the average PSNR of A against B, once ffmpeg has succeeded
+# (run_ok; its log in $TMP/psnr.log); nothing where it failed
+psnr() {
+    CHECKED_ERR=$TMP/psnr.log
+    if run_ok timeout 120 "$FF" -nostdin -hide_banner -i "$1" -i "$2" -lavfi "[0:v][1:v]psnr" -f null - \
+            > /dev/null 2> "$TMP/psnr.why"; then
+        sed -n 's/.*PSNR .* average:\([0-9.]*\).*/\1/p' "$TMP/psnr.log" | tail -n 1
+    else
+        cat "$TMP/psnr.why" >&2
+    fi
+}
 # the checksums of a framemd5 file, one a line (no timestamps, which
 # differ between containers' time bases)
 sums() { grep -v '^#' "$1" | awk -F, '{ gsub(/ /, "", $NF); print $NF }'; }
@@ -86,8 +121,9 @@ md5() { md5sum < "$1" | cut -d' ' -f1; }
 lines() { if [ -f "$1" ]; then wc -l < "$1"; else echo 0; fi; }
 bytes() { if [ -f "$1" ]; then wc -c < "$1"; else echo 0; fi; }
 
+CHECKED_ERR=$TMP/v.err
 for p in "$FF" "$FP"; do
-    if ! "$p" -hide_banner -version > "$TMP/v" 2>&1; then
+    if ! run_ok "$p" -hide_banner -version > "$TMP/v" 2>&1; then
         bad "$p runs ($(tail -n 1 "$TMP/v"))"
         finish
     fi
@@ -118,7 +154,8 @@ ff -i "$P" -map 0:v -pix_fmt yuv420p -f yuv4mpegpipe "$TMP/frames.y4m" ||
 
 # ---------------------------------------------------------------------------
 # (a) ffmpeg -i phone.mp4 -c:v c63 out.mkv: the audio by Matroska's default
-mkvaudio=$("$FF" -hide_banner -h muxer=matroska 2>/dev/null | sed -n 's/^ *Default audio codec: \([a-z0-9_]*\)\.$/\1/p')
+ff -h muxer=matroska > "$TMP/mkv.h" || bad "(a) ffmpeg -h muxer=matroska ($(err))"
+mkvaudio=$(sed -n 's/^ *Default audio codec: \([a-z0-9_]*\)\.$/\1/p' "$TMP/mkv.h")
 if ff -i "$P" -c:v c63 "$TMP/a.mkv" && ff -i "$P" -c:v c63 -an "$TMP/a.c63"; then
     s=$(streams "$TMP/a.mkv") n=$(packets "$TMP/a.mkv" v:0) d=$(duration "$TMP/a.mkv")
     if [ -n "$mkvaudio" ] && [ "$s" = "video:c63 audio:$mkvaudio" ] && [ "$n" = $N ] && between "$d" 1.95 2.1; then
@@ -158,8 +195,7 @@ if ff -i "$TMP/frames.y4m" -c:v c63 "$TMP/b.c63"; then
         bad "(b) framemd5 of the decodes ($(lines "$TMP/b.s") and $(lines "$TMP/a.s") frames, $(err))"
     fi
     # and c63 is near the pictures it coded
-    q=$("$FF" -nostdin -hide_banner -i "$TMP/b.c63" -i "$TMP/frames.y4m" -lavfi "[0:v][1:v]psnr" -f null - 2>&1 |
-        sed -n 's/.*PSNR .* average:\([0-9.]*\).*/\1/p' | tail -n 1)
+    q=$(psnr "$TMP/b.c63" "$TMP/frames.y4m")
     if between "$q" 28 99; then
         ok "(b) c63 decode against the pictures it coded: PSNR $q dB"
     else
@@ -178,8 +214,7 @@ if ff -i "$TMP/a.c63" -c:v libx264 -crf 18 -preset veryfast -threads 1 "$TMP/c.m
     else
         bad "(c) c63 -> H.264 MP4 ($s, $n frames, $r fps, $d s; expected video:h264, $N, 25/1, 2 s)"
     fi
-    q=$("$FF" -nostdin -hide_banner -i "$TMP/c.mp4" -i "$TMP/a.c63" -lavfi "[0:v][1:v]psnr" -f null - 2>&1 |
-        sed -n 's/.*PSNR .* average:\([0-9.]*\).*/\1/p' | tail -n 1)
+    q=$(psnr "$TMP/c.mp4" "$TMP/a.c63")
     if between "$q" 30 99; then
         ok "(c) H.264 (crf 18) against the c63 decode: PSNR $q dB"
     else
@@ -194,16 +229,21 @@ fi
 # those of out.c63 in every one, the audio packets the same in each. The
 # mov muxer of 9.0 has no tag for c63 in MP4 (in MOV it takes the AVI
 # FourCC, with a warning) and takes Opus only in MP4: those two must be
-# refused with the muxer's message.
+# refused with the muxer's message, cleanly (a status of ffmpeg's own, no
+# sanitizer report).
 refused() {     # refused WHAT FILE MESSAGE [ffmpeg options]
     what=$1 out=$2 msg=$3
     shift 3
-    if ff -i "$P" "$@" "$out"; then
+    if ff_refused -i "$P" "$@" "$out"; then
+        if grep -qF "$msg" "$TMP/err"; then
+            ok "(d) $what refused with a clear error: $(grep -m1 -F "$msg" "$TMP/err")"
+        else
+            bad "(d) $what refused, but not with \"$msg\" ($(err))"
+        fi
+    elif [ "$ran_status" = 0 ] && ! sanitizer_report "$TMP/err"; then
         bad "(d) $what refused (it was accepted: $(streams "$out"))"
-    elif grep -qF "$msg" "$TMP/err"; then
-        ok "(d) $what refused with a clear error: $(grep -m1 -F "$msg" "$TMP/err")"
     else
-        bad "(d) $what refused, but not with \"$msg\" ($(err))"
+        bad "(d) $what refused cleanly ($(ended "$ran_status")$(sanitizer_report "$TMP/err" && echo ", a sanitizer report"): $(err))"
     fi
 }
 for enc in libopus:opus:mkv,nut libmp3lame:mp3:mkv,nut,mov; do
@@ -216,9 +256,12 @@ for enc in libopus:opus:mkv,nut libmp3lame:mp3:mkv,nut,mov; do
             continue
         fi
         s=$(streams "$f") n=$(packets "$f" v:0) ar=$(field "$f" a:0 sample_rate,channels)
-        ff -i "$f" -map 0:a -f s16le -ac 2 "$TMP/d.pcm"
-        ns=$(( $(bytes "$TMP/d.pcm") / 4 ))
-        if [ "$s" = "video:c63 audio:$codec" ] && [ "$n" = $N ] && [ "$ar" = 48000,2 ] && between $ns 93000 99000; then
+        if ff -i "$f" -map 0:a -f s16le -ac 2 "$TMP/d.pcm"; then
+            ns=$(( $(bytes "$TMP/d.pcm") / 4 ))
+        else
+            ns="? (the audio decode failed: $(err))"
+        fi
+        if [ "$s" = "video:c63 audio:$codec" ] && [ "$n" = $N ] && [ "$ar" = 48000,2 ] && between "$ns" 93000 99000; then
             ok "(d) c63 + $lib in .$ext: $s, $n frames, $ar, $ns samples decoded"
         else
             bad "(d) c63 + $lib in .$ext ($s, $n frames, $ar, $ns samples; expected video:c63 audio:$codec, $N, 48000,2, ~96000)"
@@ -228,7 +271,11 @@ for enc in libopus:opus:mkv,nut libmp3lame:mp3:mkv,nut,mov; do
         else
             bad "(d) c63 packets of .$ext (with $codec) copied back to raw .c63 differ from out.c63 ($(err))"
         fi
-        ff -i "$f" -map 0:a -c copy -f data "$TMP/d.a"
+        rm -f "$TMP/d.a"
+        if ! ff -i "$f" -map 0:a -c copy -f data "$TMP/d.a" || [ ! -s "$TMP/d.a" ]; then
+            bad "(d) $codec packets of .$ext copied out ($(bytes "$TMP/d.a") bytes; $(err))"
+            continue
+        fi
         sum=$(md5 "$TMP/d.a")
         if [ -z "$asum" ]; then
             asum=$sum first=$ext
@@ -282,6 +329,7 @@ fi
 # the same as a stream: NUT over TCP, both ends on 127.0.0.1, each bounded
 # by a timeout; the port is one nothing uses (tests/fate/listen.sh)
 start_rx() {
+    rm -f "$TMP/rx.log"
     timeout 30 "$FF" -nostdin -nostats -hide_banner -v error -y \
         -f nut -i "tcp://127.0.0.1:$1?listen=1&listen_timeout=10000" \
         -map 0 -c copy -f nut "$TMP/e-rx.nut" 2> "$TMP/rx.log" &
@@ -294,7 +342,9 @@ if listen_start tcp 20 start_rx; then
     wait "$rx"
     rxrc=$?
     pids=
-    if [ $txrc = 0 ] && [ $rxrc = 0 ]; then
+    # (a sanitizer report of the receiver fails it like a status of its own)
+    [ $rxrc != 0 ] || ! sanitizer_report "$TMP/rx.log" || rxrc="0 with a sanitizer report"
+    if [ $txrc = 0 ] && [ "$rxrc" = 0 ]; then
         echeck "framediff + FLAC in NUT over TCP (127.0.0.1:$port)" "$TMP/e-rx.nut"
     else
         bad "(e) NUT over TCP: sender $txrc, receiver $rxrc ($(err) $(tail -n 1 "$TMP/rx.log"))"

@@ -39,6 +39,7 @@
 # Environment: PYTHON (default python3); PYAV_JOBS, the C compilations at
 # once (default nproc); PIP_INDEX_URL etc. as pip reads them.
 set -u
+. "$(dirname "$0")/../fate/checked.sh"
 
 # The first PyAV that builds against FFmpeg 9.0 (18.1.0's changelog:
 # "Support building from source against FFmpeg 9.0"; 18.0.0 and older
@@ -196,8 +197,9 @@ case $last in
 *" passed, "*" failed")
     set -- $last
     pass=$((pass + $1)) fail=$((fail + $3))
-    [ $status -eq 0 ] || [ "$3" -ne 0 ] || bad "test_pyav.py exited with status $status" ;;
-*)  bad "test_pyav.py ended without its summary (exit status $status)" ;;
+    [ $status -eq 0 ] || [ "$3" -ne 0 ] || bad "test_pyav.py ended with $(ended $status)" ;;
+*)  bad "test_pyav.py ended without its summary ($(ended $status))" ;;
 esac
+! sanitizer_report "$W/test.out" || bad "test_pyav.py: a sanitizer report in its output"
 echo "total:"
 finish

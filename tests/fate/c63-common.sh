@@ -1,7 +1,10 @@
 # Shared set-up of the Codec63 FATE test drivers (sourced, not run).
 # They are started by fate-run.sh's runlocal from the build directory as
 # DRIVER MODE ARGS... SRC_TESTS; this takes MODE into $mode, takes the
-# appended SRC_TESTS off the arguments, and defines the helpers.
+# appended SRC_TESTS off the arguments, and defines the helpers. The
+# programs run through run_ok, run_refused and run_no_crash (checked.sh,
+# beside this file; their stderr goes to $CHECKED_ERR), their output into
+# files, which are hashed or read only once the run has ended as required.
 
 FFMPEG=${FFMPEG:-./ffmpeg}
 FFPROBE=${FFPROBE:-./ffprobe}
@@ -18,6 +21,9 @@ SAMPLES=$base/c63/fate/samples
 TMP=${TMPDIR:-/tmp}/c63-fate.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT
+# (bench/check-refdec.sh sources this file from elsewhere for Q3_CLIP alone)
+[ -r "$(dirname "$0")/checked.sh" ] && . "$(dirname "$0")/checked.sh"
+CHECKED_ERR=$TMP/stderr
 
 # A clip whose luma AC levels at the finest tables reach the size-10 code
 # of quirk Q3 (12 of them at -quality 50 with -me_range 1): a black and
@@ -28,6 +34,11 @@ Q3_CLIP="$Q3_CLIP,drawbox=28:0:36:32:white:fill:enable='not(mod(n,2))',trim=end_
 
 ff()  { "$FFMPEG" -nostdin -hide_banner -v error $CPUFLAGS -bitexact "$@"; }
 md5() { md5sum | cut -d' ' -f1; }
+# ff_md5 ARGS...: ffmpeg ARGS writing to stdout, which must succeed: the
+# md5 of what it wrote
+ff_md5() { run_ok ff "$@" > "$TMP/ff_md5.out" && md5 < "$TMP/ff_md5.out"; }
+# vector_in NAME OUT: a stored vector's input, decompressed
+vector_in() { xz -dc "$SAMPLES/$1.yuv.xz" > "$2"; }
 
 # vector sizes, as in the vectors' README
 size_of() {
@@ -45,16 +56,17 @@ size_of() {
 vector_yuv() {
     case $1 in
     splice)
-        { xz -dc "$SAMPLES/cif_testsrc2.yuv.xz" &&
-          xz -dc "$SAMPLES/mandel.yuv.xz" |
-              ff -f rawvideo -s 320x240 -pix_fmt yuv420p -i - -vf pad=352:288:16:24 -f rawvideo - &&
+        vector_in mandel "$2.mandel" &&
+        run_ok ff -f rawvideo -s 320x240 -pix_fmt yuv420p -i "$2.mandel" -vf pad=352:288:16:24 \
+            -f rawvideo "$2.padded" &&
+        { xz -dc "$SAMPLES/cif_testsrc2.yuv.xz" && cat "$2.padded" &&
           xz -dc "$SAMPLES/cif_noise.yuv.xz"; } > "$2" ;;
-    *)  xz -dc "$SAMPLES/$1.yuv.xz" > "$2" ;;
+    *)  vector_in "$1" "$2" ;;
     esac
 }
 
 # keyframes FILE: the numbers of a stream's keyframes, from its packets
 keyframes() {
-    "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$1" |
-        awk '/K/ { printf "%s%d", n++ ? " " : "", NR - 1 } END { print "" }'
+    run_ok "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$1" > "$TMP/flags" &&
+        awk '/K/ { printf "%s%d", n++ ? " " : "", NR - 1 } END { print "" }' "$TMP/flags"
 }

@@ -28,7 +28,8 @@
 #                          the good one) or cudadiff under it. Each run must
 #                          end by itself, not by a signal, and either fail
 #                          with a message and a prefix of the good output or
-#                          succeed with exactly the good output; some runs
+#                          succeed with exactly the good output, and make
+#                          no sanitizer report; some runs
 #                          must fail (c63_cuda: with c63_cuda's own message)
 #                          and some succeed, so that the sweep crossed the
 #                          point where memory ran out. Each run's outcome
@@ -46,8 +47,8 @@ enc)
     cuda)    set -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda ;;
     *) echo "unknown input $input"; exit 1 ;;
     esac
-    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
-    ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" "$@" \
+    vector_in "$name" "$TMP/in.yuv" || exit 1
+    run_ok ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" "$@" \
        -c:v c63_cuda -depth "$depth" -f c63 "$TMP/out.c63" || exit 1
     md5 < "$TMP/out.c63"
     ;;
@@ -56,12 +57,12 @@ nvdec)
     # the CPU decoder's by a little: the expected output is the c63 (CPU)
     # encoding of NVDEC's own pictures, downloaded to system memory.
     name=$1 depth=$2
-    xz -dc "$SAMPLES/$name.yuv.xz" |
-        ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - \
-           -c:v mpeg4 -q:v 2 -f avi "$TMP/clip.avi" || exit 1
-    ff -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/clip.avi" \
+    vector_in "$name" "$TMP/in.yuv" || exit 1
+    run_ok ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
+       -c:v mpeg4 -q:v 2 -f avi "$TMP/clip.avi" || exit 1
+    run_ok ff -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/clip.avi" \
        -vf hwdownload,format=nv12,format=yuv420p -c:v c63 -f c63 "$TMP/cpu.c63" || exit 1
-    ff -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/clip.avi" \
+    run_ok ff -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/clip.avi" \
        -c:v c63_cuda -depth "$depth" -f c63 "$TMP/gpu.c63" || exit 1
     cpu=$(md5 < "$TMP/cpu.c63") gpu=$(md5 < "$TMP/gpu.c63")
     if [ "$cpu" != "$gpu" ]; then
@@ -86,12 +87,12 @@ same|samevec)
         if [ "$a" = -- ]; then sep=1; continue; fi
         if [ -n "$sep" ]; then gpu_opts="$gpu_opts $a"; else opts="$opts $a"; fi
     done
-    ff $in -c:v c63 $opts -f c63 "$TMP/cpu.c63" || exit 1
+    run_ok ff $in -c:v c63 $opts -f c63 "$TMP/cpu.c63" || exit 1
     # -b:v takes depths up to 2 only
     depths="1 3"
     case " $opts " in *" -b:v "*) depths="1 2" ;; esac
     for d in $depths; do
-        ff $in -c:v c63_cuda -depth $d $opts $gpu_opts -f c63 "$TMP/gpu$d.c63" || exit 1
+        run_ok ff $in -c:v c63_cuda -depth $d $opts $gpu_opts -f c63 "$TMP/gpu$d.c63" || exit 1
         cmp -s "$TMP/cpu.c63" "$TMP/gpu$d.c63" ||
             { echo "differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
     done
@@ -103,15 +104,15 @@ twopass)
     # and 2) on those statistics c63's stream
     src=$1 rate=$2
     for e in c63 c63_cuda; do
-        ff -f lavfi -i "$src" -c:v $e -b:v "$rate" -pass 1 -passlogfile "$TMP/$e" \
+        run_ok ff -f lavfi -i "$src" -c:v $e -b:v "$rate" -pass 1 -passlogfile "$TMP/$e" \
            -f c63 "$TMP/$e-1.c63" || exit 1
     done
     cmp -s "$TMP/c63-0.log" "$TMP/c63_cuda-0.log" || { echo "first-pass statistics differ"; exit 1; }
     cmp -s "$TMP/c63-1.c63" "$TMP/c63_cuda-1.c63" || { echo "first-pass streams differ"; exit 1; }
-    ff -f lavfi -i "$src" -c:v c63 -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" -f c63 "$TMP/cpu.c63" ||
-        exit 1
+    run_ok ff -f lavfi -i "$src" -c:v c63 -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" \
+        -f c63 "$TMP/cpu.c63" || exit 1
     for d in 1 2; do
-        ff -f lavfi -i "$src" -c:v c63_cuda -depth $d -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" \
+        run_ok ff -f lavfi -i "$src" -c:v c63_cuda -depth $d -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" \
            -f c63 "$TMP/gpu$d.c63" || exit 1
         cmp -s "$TMP/cpu.c63" "$TMP/gpu$d.c63" ||
             { echo "second passes differ at depth $d: c63 $(md5 < "$TMP/cpu.c63"), c63_cuda $(md5 < "$TMP/gpu$d.c63")"; exit 1; }
@@ -123,11 +124,11 @@ oom)
     src="testsrc2=s=3840x2160:r=25,noise=alls=20:allf=t,trim=end_frame=4"
     case $what in
     c63_cuda)
-        ff -f lavfi -i "$src" -c:v c63 -f c63 "$TMP/good" || exit 1
+        run_ok ff -f lavfi -i "$src" -c:v c63 -f c63 "$TMP/good" || exit 1
         set -- -f lavfi -i "$src" -c:v c63_cuda -depth 4 -f c63
         ours='^\[c63_cuda @' ;;
     cudadiff)
-        ff -f lavfi -i "$src" -vf format=yuv420p,framediff -f rawvideo "$TMP/good" || exit 1
+        run_ok ff -f lavfi -i "$src" -vf format=yuv420p,framediff -f rawvideo "$TMP/good" || exit 1
         set -- -init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i "$src" \
             -vf format=yuv420p,hwupload_cuda,cudadiff,hwdownload,format=yuv420p -f rawvideo
         ours='cudadiff\|hwupload\|CUDA' ;;
@@ -149,9 +150,11 @@ oom)
             echo "cudahog could not take the device's memory:"; cat "$TMP/log"; exit 1
         elif [ $status -eq 124 ]; then
             echo "$leave MiB left: ffmpeg did not end within 60 s"; exit 1
-        elif [ $status -ge 128 ] && [ $status -le 159 ]; then
+        elif [ $status -ne 0 ] && ! own_error $status; then
             # (ffmpeg's own error statuses, such as 187, are not signals)
-            echo "$leave MiB left: ffmpeg was killed by signal $((status - 128))"; exit 1
+            echo "$leave MiB left: ffmpeg $(ended $status)"; cat "$TMP/log" >&2; exit 1
+        elif sanitizer_report "$TMP/log"; then
+            echo "$leave MiB left: a sanitizer report (exit status $status)"; cat "$TMP/log" >&2; exit 1
         elif [ $status -eq 0 ]; then
             cmp -s "$TMP/out" "$TMP/good" ||
                 { echo "$leave MiB left: exit 0, but the output is not the good one"; exit 1; }
@@ -186,11 +189,12 @@ oom)
     echo "$what with the device's memory taken: every run ended cleanly; some ran out of memory and said so, some gave the good output"
     ;;
 ctxnodevice)
-    # no device: tests/cudactx must say so and fail
-    CUDA_VISIBLE_DEVICES= "$1" > "$TMP/out" 2> "$TMP/log"
-    status=$?
-    if [ $status -ne 1 ] || ! grep -q 'cannot create the CUDA contexts' "$TMP/log"; then
-        echo "cudactx without a device: exit $status, $(cat "$TMP/out" "$TMP/log")"
+    # no device: tests/cudactx must say so and fail (with a status of its
+    # own, no sanitizer report)
+    run_refused env CUDA_VISIBLE_DEVICES= "$1" > "$TMP/out" ||
+        { echo "cudactx without a device: $(ended $ran_status)"; exit 1; }
+    if [ $ran_status -ne 1 ] || ! grep -q 'cannot create the CUDA contexts' "$CHECKED_ERR"; then
+        echo "cudactx without a device: exit $ran_status, $(cat "$TMP/out" "$CHECKED_ERR")"
         exit 1
     fi
     echo "cudactx without a device: exit 1, cannot create the CUDA contexts"
@@ -198,10 +202,10 @@ ctxnodevice)
 hognodevice)
     # no device (CUDA sees none, or there is no driver): cudahog must refuse
     # with its own exit status and not run the command
-    CUDA_VISIBLE_DEVICES= "$1" 0 sh -c 'echo the command ran' > "$TMP/out" 2> "$TMP/log"
-    status=$?
-    if [ $status -ne 125 ] || [ -s "$TMP/out" ] || ! grep -q 'command not run' "$TMP/log"; then
-        echo "cudahog without a device: exit $status, output '$(cat "$TMP/out")', $(cat "$TMP/log")"
+    run_refused env CUDA_VISIBLE_DEVICES= "$1" 0 sh -c 'echo the command ran' > "$TMP/out" ||
+        { echo "cudahog without a device: $(ended $ran_status)"; exit 1; }
+    if [ $ran_status -ne 125 ] || [ -s "$TMP/out" ] || ! grep -q 'command not run' "$CHECKED_ERR"; then
+        echo "cudahog without a device: exit $ran_status, output '$(cat "$TMP/out")', $(cat "$CHECKED_ERR")"
         exit 1
     fi
     echo "cudahog without a device: exit 125, command not run"

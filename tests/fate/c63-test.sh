@@ -1,7 +1,9 @@
 #!/bin/sh
 # Codec63 FATE test driver, run by fate-run.sh's runlocal from the build
 # directory: c63-test.sh MODE ARGS... SRC_TESTS
-# Prints what the test's reference holds; exits non-zero when a check fails.
+# Prints what the test's reference holds; exits non-zero when a check fails
+# or a program does not end as the check requires (run_ok, run_refused,
+# run_no_crash: a non-zero status, a signal or a sanitizer report).
 
 . "$(dirname "$0")/c63-common.sh"
 
@@ -9,25 +11,33 @@
 # bitrate (packet sizes, the stream's frame rate); fails unless within TOL
 # percent of RATE (bits/s)
 bitrate_within() {
-    fr=$("$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$1")
-    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$1" |
-        awk -v fr="$fr" -v rate="$2" -v tol="$3" '{ bytes += $1; n++ }
+    run_ok "$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$1" > "$TMP/fr" &&
+        run_ok "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$1" > "$TMP/sizes" || return 1
+    awk -v fr="$(cat "$TMP/fr")" -v rate="$2" -v tol="$3" '{ bytes += $1; n++ }
             END { split(fr, f, "/"); r = 8 * bytes / (n * f[2] / f[1]); off = 100 * (r / rate - 1)
                   ok = off <= tol && off >= -tol
                   printf "frames: %d\nbitrate: %.1f kb/s, %+.2f%% of %g kb/s: %s\n", n, r / 1000, off,
-                         rate / 1000, ok ? "within " tol "%" : "OFF"; exit !ok }'
+                         rate / 1000, ok ? "within " tol "%" : "OFF"; exit !ok }' "$TMP/sizes"
 }
 
 # The first error the c63 decoder or encoder logged, without the address.
 first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
 
+# refused ARGS...: ffmpeg ARGS must refuse cleanly (run_refused); prints
+# "accepted" and fails where it succeeded
+refused() {
+    run_refused "$FFMPEG" "$@" > /dev/null && return
+    [ "$ran_status" = 0 ] && echo "accepted"
+    exit 1
+}
+
 case $mode in
 dec)        # decoded output md5 (reference decoder's md5 in the ref)
-    ff -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - | md5
+    ff_md5 -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - || exit 1
     ;;
 dec-threads) # the same md5 with 1, 2 and 3 slice threads
     for t in 1 2 3; do
-        ff -threads $t -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - | md5 > "$TMP/t$t"
+        ff_md5 -threads $t -i "$SAMPLES/$1.c63" -f rawvideo -pix_fmt yuv420p - > "$TMP/t$t" || exit 1
     done
     cmp -s "$TMP/t1" "$TMP/t2" && cmp -s "$TMP/t1" "$TMP/t3" ||
         { echo "thread counts differ: $(cat "$TMP/t1" "$TMP/t2" "$TMP/t3")"; exit 1; }
@@ -35,8 +45,9 @@ dec-threads) # the same md5 with 1, 2 and 3 slice threads
     ;;
 enc)        # encoded md5 from the stored input (reference encoder's md5)
     name=$1; shift
-    xz -dc "$SAMPLES/$name.yuv.xz" |
-        ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - -c:v c63 "$@" -f c63 - | md5
+    vector_in "$name" "$TMP/in.yuv" || exit 1
+    ff_md5 -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" -f c63 - ||
+        exit 1
     ;;
 ecserial)   # tests/ecserial: c63_cuda's GPU entropy coder run serially on the
             # CPU, on the coefficients and vectors of the c63 encoder's row
@@ -46,26 +57,27 @@ ecserial)   # tests/ecserial: c63_cuda's GPU entropy coder run serially on the
     run=$1 name=$2; shift 2
     case $name in
     *=*) size=$1; shift
-         ff -f lavfi -i "$name" -f rawvideo -pix_fmt yuv420p "$TMP/in.yuv" || exit 1 ;;
+         run_ok ff -f lavfi -i "$name" -f rawvideo -pix_fmt yuv420p "$TMP/in.yuv" || exit 1 ;;
     *)   size=$(size_of "$name")
-         xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1 ;;
+         vector_in "$name" "$TMP/in.yuv" || exit 1 ;;
     esac
-    "$run" "$@" -O "$TMP/serial.c63" "$TMP/in.yuv" "$size" || exit 1
+    run_ok_print "$run" "$@" -O "$TMP/serial.c63" "$TMP/in.yuv" "$size" || exit 1
     md5 < "$TMP/serial.c63"
     ;;
 remux)      # c63 -> container -> c63 gives back the same bytes
     name=$1 fmt=$2
-    ff -i "$SAMPLES/$name.c63" -c copy -f "$fmt" "$TMP/x.$fmt" || exit 1
-    ff -i "$TMP/x.$fmt" -c copy -f c63 - | md5
+    run_ok ff -i "$SAMPLES/$name.c63" -c copy -f "$fmt" "$TMP/x.$fmt" || exit 1
+    ff_md5 -i "$TMP/x.$fmt" -c copy -f c63 - || exit 1
     ;;
 probe)      # what ffprobe reports of a raw .c63 file
-    "$FFPROBE" -v error -count_frames -show_entries \
+    run_ok_print "$FFPROBE" -v error -count_frames -show_entries \
         format=format_name:stream=codec_name,codec_type,width,height,pix_fmt,nb_read_frames \
-        -of default=noprint_wrappers=1 "$SAMPLES/$1.c63"
+        -of default=noprint_wrappers=1 "$SAMPLES/$1.c63" || exit 1
     ;;
 probe-jpeg) # an ordinary JPEG is not taken for c63
-    ff -f lavfi -i testsrc2=s=64x48 -frames:v 1 -pix_fmt yuvj420p -c:v mjpeg "$TMP/x.jpg" || exit 1
-    "$FFPROBE" -v error -show_entries format=format_name -of default=noprint_wrappers=1 "$TMP/x.jpg"
+    run_ok ff -f lavfi -i testsrc2=s=64x48 -frames:v 1 -pix_fmt yuvj420p -c:v mjpeg "$TMP/x.jpg" || exit 1
+    run_ok_print "$FFPROBE" -v error -show_entries format=format_name -of default=noprint_wrappers=1 \
+        "$TMP/x.jpg" || exit 1
     ;;
 bad)        # hostile input: clear error, non-zero exit, no frame passed off as good
     case $1 in
@@ -82,24 +94,29 @@ bad)        # hostile input: clear error, non-zero exit, no frame passed off as 
                   { head -c 206 "$SAMPLES/tiny.c63"; printf '\040\000\040\000';
                     tail -c +211 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
     no-reference) # tiny.c63 without its first (key) frame
-                  n=$(ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 - | wc -c)
-                  tail -c +$((n + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+                  run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || exit 1
+                  tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
     mv-outside)   cp "$SAMPLES/bad_mv.c63" "$TMP/in.c63" ;;
     bad-ac-run)   cp "$SAMPLES/bad_run.c63" "$TMP/in.c63" ;;
     *) echo "unknown case $1"; exit 1 ;;
     esac
-    # with -xerror: the first error stops ffmpeg with a non-zero status
-    "$FFMPEG" -nostdin -nostats -hide_banner -xerror -f c63 -i "$TMP/in.c63" -f null - \
-        > /dev/null 2> "$TMP/err"
-    status=$?
-    echo "exit status non-zero: $([ $status -ne 0 ] && echo yes || echo no)"
-    first_error "$TMP/err"
-    # without: decoding goes on, and only the good frames come out
-    "$FFMPEG" -nostdin -nostats -hide_banner -v quiet -f c63 -i "$TMP/in.c63" -f framecrc - \
-        > "$TMP/out"
+    # with -xerror: the first error stops ffmpeg with a non-zero status of
+    # its own
+    if ! run_refused "$FFMPEG" -nostdin -nostats -hide_banner -xerror -f c63 -i "$TMP/in.c63" \
+            -f null - > /dev/null; then
+        [ "$ran_status" = 0 ] && echo "exit status non-zero: no"
+        exit 1
+    fi
+    echo "exit status non-zero: yes"
+    first_error "$CHECKED_ERR"
+    # without: decoding goes on, and only the good frames come out (ffmpeg
+    # may end with an error of its own, 69 where every frame failed)
+    run_no_crash "$FFMPEG" -nostdin -nostats -hide_banner -v quiet -f c63 -i "$TMP/in.c63" \
+        -f framecrc - > "$TMP/out" || exit 1
     echo "frames output: $(grep -c '^0,' "$TMP/out")"
     ;;
-fuzz)       # mutated streams: the decoder may refuse them, never crash or hang
+fuzz)       # mutated streams: the decoder may refuse them, never crash, hang or
+            # make a sanitizer report
     name=$1 runs=$2 bad=0 i=0
     size=$(wc -c < "$SAMPLES/$name.c63")
     while [ $i -lt "$runs" ]; do
@@ -111,10 +128,8 @@ fuzz)       # mutated streams: the decoder may refuse them, never crash or hang
             printf "$(printf '\\%03o' "$val")" |
                 dd of="$TMP/f.c63" bs=1 seek="$pos" conv=notrunc 2>/dev/null
         done < "$TMP/muts"
-        timeout 30 "$FFMPEG" -nostdin -v quiet -f c63 -i "$TMP/f.c63" -f null -
-        status=$?
-        if [ $status -ge 124 ]; then
-            echo "run $i: exit status $status (crash or hang)"
+        if ! run_no_crash timeout 30 "$FFMPEG" -nostdin -v quiet -f c63 -i "$TMP/f.c63" -f null -; then
+            echo "run $i: $(ended "$ran_status")$(sanitizer_report "$CHECKED_ERR" && echo ", a sanitizer report")"
             cp "$TMP/f.c63" "c63-fuzz-crash-$i.c63"
             bad=1
         fi
@@ -125,25 +140,26 @@ fuzz)       # mutated streams: the decoder may refuse them, never crash or hang
     ;;
 size)       # odd sizes round-trip to the same size and frame count
     s=$1
-    ff -f lavfi -i "testsrc2=s=176x144:r=25,scale=$(echo "$s" | tr x :)" -frames:v 5 \
+    run_ok ff -f lavfi -i "testsrc2=s=176x144:r=25,scale=$(echo "$s" | tr x :)" -frames:v 5 \
        -c:v c63 -f c63 "$TMP/x.c63" || exit 1
-    "$FFPROBE" -v error -count_frames -show_entries stream=width,height,nb_read_frames \
-        -of default=noprint_wrappers=1 "$TMP/x.c63"
-    ff -i "$TMP/x.c63" -f rawvideo - | md5
+    run_ok_print "$FFPROBE" -v error -count_frames -show_entries stream=width,height,nb_read_frames \
+        -of default=noprint_wrappers=1 "$TMP/x.c63" || exit 1
+    ff_md5 -i "$TMP/x.c63" -f rawvideo - || exit 1
     ;;
 encopt)     # encode a lavfi clip with options; md5 and key frame count
     src=$1; shift
-    ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
-    "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$TMP/x.c63" | sort | uniq -c |
-        sed 's/^ *//'
+    run_ok "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$TMP/x.c63" > "$TMP/flags" ||
+        exit 1
+    sort "$TMP/flags" | uniq -c | sed 's/^ *//'
     ;;
 threads)    # output identical for every thread count
     name=$1
+    vector_in "$name" "$TMP/in.yuv" || exit 1
     for t in 1 2 3; do
-        xz -dc "$SAMPLES/$name.yuv.xz" |
-            ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - \
-               -threads $t -c:v c63 -f c63 - | md5 > "$TMP/t$t"
+        ff_md5 -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
+               -threads $t -c:v c63 -f c63 - > "$TMP/t$t" || exit 1
     done
     cmp -s "$TMP/t1" "$TMP/t2" && cmp -s "$TMP/t1" "$TMP/t3" || { echo "thread counts differ"; exit 1; }
     echo "threads 1, 2, 3: identical"
@@ -153,10 +169,10 @@ threads-opts) # output identical at 1, 8 and 16 threads with the options
               # given: on a small picture, many threads keep rows of two
               # frames in flight next to each other
     name=$1; shift
+    vector_in "$name" "$TMP/in.yuv" || exit 1
     for t in 1 8 16; do
-        xz -dc "$SAMPLES/$name.yuv.xz" |
-            ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i - \
-               -threads $t -c:v c63 "$@" -f c63 - | md5 > "$TMP/t$t"
+        ff_md5 -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
+               -threads $t -c:v c63 "$@" -f c63 - > "$TMP/t$t" || exit 1
     done
     cmp -s "$TMP/t1" "$TMP/t8" && cmp -s "$TMP/t1" "$TMP/t16" ||
         { echo "thread counts differ: $(cat "$TMP/t1" "$TMP/t8" "$TMP/t16")"; exit 1; }
@@ -167,8 +183,8 @@ encthreads) # tests/encthreads: the encoder in one process at thread counts A
             # and B, in turns: identical packets, and the
             # first encoder's stream has the reference encoder's md5
     run=$1 name=$2 a=$3 b=$4
-    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
-    "$run" -a "$a" -b "$b" -w 0 -O "$TMP/out.c63" "$TMP/in.yuv" "$(size_of "$name")" > "$TMP/log" ||
+    vector_in "$name" "$TMP/in.yuv" || exit 1
+    run_ok "$run" -a "$a" -b "$b" -w 0 -O "$TMP/out.c63" "$TMP/in.yuv" "$(size_of "$name")" > "$TMP/log" ||
         { cat "$TMP/log"; exit 1; }
     grep -q 'packets identical$' "$TMP/log" || { cat "$TMP/log"; exit 1; }
     echo "threads $a and $b: packets identical"
@@ -177,14 +193,14 @@ encthreads) # tests/encthreads: the encoder in one process at thread counts A
 encapi)     # tests/encapi: the encoder through the API at 1 and THREADS
             # threads (see tests/harness/encapi.cpp); its lines are the reference
     run=$1 name=$2 threads=$3
-    xz -dc "$SAMPLES/$name.yuv.xz" > "$TMP/in.yuv" || exit 1
-    "$run" "$threads" "$TMP/in.yuv" "$(size_of "$name")"
+    vector_in "$name" "$TMP/in.yuv" || exit 1
+    run_ok_print "$run" "$threads" "$TMP/in.yuv" "$(size_of "$name")" || exit 1
     ;;
 decthreads) # tests/decthreads: the decoder in one process at thread counts A
             # and B, frame by frame in turn, two rounds: identical frames,
             # and the first decoder's have the reference decoder's md5
     run=$1 name=$2 a=$3 b=$4
-    "$run" -a "$a" -b "$b" -r 2 -t 3 -O "$TMP/out.yuv" "$SAMPLES/$name.c63" > "$TMP/log" ||
+    run_ok "$run" -a "$a" -b "$b" -r 2 -t 3 -O "$TMP/out.yuv" "$SAMPLES/$name.c63" > "$TMP/log" ||
         { cat "$TMP/log"; exit 1; }
     grep -q 'frames identical$' "$TMP/log" || { cat "$TMP/log"; exit 1; }
     echo "threads $a and $b: frames identical"
@@ -192,9 +208,9 @@ decthreads) # tests/decthreads: the decoder in one process at thread counts A
     ;;
 psnr)       # encode-decode PSNR on a textured source stays in the expected range
     src=$1 lo=$2 hi=$3; shift 3
-    ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
-    "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" -f lavfi -i "$src" \
-        -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - 2>/dev/null > "$TMP/psnr" || exit 1
+    run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    run_ok "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" -f lavfi -i "$src" \
+        -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - > "$TMP/psnr" || exit 1
     p=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
              END { printf "%.2f", s / n }' "$TMP/psnr")
     echo "frames: $(wc -l < "$TMP/psnr")"
@@ -206,7 +222,8 @@ rate)       # -b:v RATE (bits/s) over FRAMES of a lavfi clip: the stream's md5,
             # and its bitrate (packet sizes, the stream's frame rate) within
             # TOL percent of RATE
     src=$1 frames=$2 rate=$3 tol=$4; shift 4
-    ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" "$@" -f c63 "$TMP/x.c63" || exit 1
+    run_ok ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" "$@" -f c63 "$TMP/x.c63" ||
+        exit 1
     md5 < "$TMP/x.c63"
     bitrate_within "$TMP/x.c63" "$rate" "$tol"
     ;;
@@ -214,10 +231,10 @@ twopass)    # -b:v RATE in two passes over FRAMES of a lavfi clip: the first
             # pass's statistics (their line count), the second pass's md5,
             # and its bitrate within TOL percent of RATE
     src=$1 frames=$2 rate=$3 tol=$4; shift 4
-    ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 1 \
+    run_ok ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 1 \
        -passlogfile "$TMP/log" "$@" -f null - || exit 1
     echo "first pass: $(grep -c '^frame:' "$TMP/log-0.log") frames"
-    ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 2 \
+    run_ok ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 2 \
        -passlogfile "$TMP/log" "$@" -f c63 "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     bitrate_within "$TMP/x.c63" "$rate" "$tol"
@@ -225,20 +242,22 @@ twopass)    # -b:v RATE in two passes over FRAMES of a lavfi clip: the first
 twopass-more) # a second pass over more frames than the first: refused at the
             # first frame past them, with what the first pass had
     src=$1
-    ff -f lavfi -i "$src" -frames:v 5 -c:v c63 -b:v 500k -pass 1 -passlogfile "$TMP/log" -f null - ||
-        exit 1
-    "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 8 -c:v c63 -b:v 500k -pass 2 \
-        -passlogfile "$TMP/log" -f null - > /dev/null 2> "$TMP/err" && { echo "accepted"; exit 1; }
+    run_ok ff -f lavfi -i "$src" -frames:v 5 -c:v c63 -b:v 500k -pass 1 -passlogfile "$TMP/log" \
+        -f null - || exit 1
+    refused -nostdin -hide_banner -f lavfi -i "$src" -frames:v 8 -c:v c63 -b:v 500k -pass 2 \
+        -passlogfile "$TMP/log" -f null -
     echo "refused"
-    first_error "$TMP/err"
+    first_error "$CHECKED_ERR"
     ;;
 ratewarn)   # -b:v RATE that the scale bounds cannot reach: coded anyway, and
             # the encoder says by how much it missed
     src=$1 frames=$2; shift 2
-    "$FFMPEG" -nostdin -hide_banner -v warning -bitexact -f lavfi -i "$src" -frames:v "$frames" \
-        -c:v c63 "$@" -f c63 "$TMP/x.c63" 2> "$TMP/err" || { cat "$TMP/err"; exit 1; }
-    echo "frames: $("$FFPROBE" -v error -count_packets -show_entries stream=nb_read_packets \
-                    -of csv=p=0 "$TMP/x.c63")"
+    run_ok "$FFMPEG" -nostdin -hide_banner -v warning -bitexact -f lavfi -i "$src" -frames:v "$frames" \
+        -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    cp "$CHECKED_ERR" "$TMP/err"
+    run_ok "$FFPROBE" -v error -count_packets -show_entries stream=nb_read_packets \
+        -of csv=p=0 "$TMP/x.c63" > "$TMP/packets" || exit 1
+    echo "frames: $(cat "$TMP/packets")"
     grep -m1 -o 'The stream is .*' "$TMP/err" || { echo "no warning"; exit 1; }
     ;;
 rd)         # rate-distortion options on a vector (vector_yuv): the stream's
@@ -247,12 +266,13 @@ rd)         # rate-distortion options on a vector (vector_yuv): the stream's
     name=$1 run=$2; shift 2
     vector_yuv "$name" "$TMP/in.yuv" || exit 1
     in="-f rawvideo -s $(size_of "$name") -pix_fmt yuv420p"
-    ff $in -i "$TMP/in.yuv" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    run_ok ff $in -i "$TMP/in.yuv" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     echo "bytes: $(wc -c < "$TMP/x.c63")"
-    "$run" "$TMP/x.c63" | tail -n 2 || exit 1
-    "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" $in -i "$TMP/in.yuv" \
-        -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - 2>/dev/null > "$TMP/psnr" || exit 1
+    run_ok "$run" "$TMP/x.c63" > "$TMP/syms" || exit 1
+    tail -n 2 "$TMP/syms"
+    run_ok "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" $in -i "$TMP/in.yuv" \
+        -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - > "$TMP/psnr" || exit 1
     awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
          END { printf "frames: %d\nmean psnr_avg: %.2f dB\n", n, s / n }' "$TMP/psnr"
     ;;
@@ -270,35 +290,38 @@ vbv)        # -b:v RATE with the buffer -maxrate MAX -bufsize SIZE (and
         set -- -f lavfi -i "$src" "$@"
     fi
     [ "$init" = 0 ] || set -- "$@" -rc_init_occupancy "$init"
-    ff "$@" -frames:v "$frames" -c:v c63 -b:v "$rate" -maxrate "$max" -bufsize "$size" \
+    run_ok ff "$@" -frames:v "$frames" -c:v c63 -b:v "$rate" -maxrate "$max" -bufsize "$size" \
        -f c63 "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     [ "$tol" = - ] || bitrate_within "$TMP/x.c63" "$rate" "$tol" || exit 1
-    fr=$("$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63")
-    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" |
-        awk -f "$(dirname "$0")/vbv-check.awk" -v fps="$fr" -v rate="$max" -v size="$size" \
-            -v init="$init" -v constant="$([ "$rate" = "$max" ] && echo 1 || echo 0)"
+    run_ok "$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63" > "$TMP/fr" &&
+        run_ok "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" > "$TMP/sizes" ||
+        exit 1
+    awk -f "$(dirname "$0")/vbv-check.awk" -v fps="$(cat "$TMP/fr")" -v rate="$max" -v size="$size" \
+        -v init="$init" -v constant="$([ "$rate" = "$max" ] && echo 1 || echo 0)" "$TMP/sizes"
     ;;
 vbv-none)   # the check of vbv-check.awk on a stream coded with -b:v RATE but
             # no buffer model, against -maxrate RATE -bufsize SIZE: it must
             # find violations (it would pass streams it cannot judge)
     rate=$1 size=$2
     vector_yuv splice "$TMP/in.yuv" || exit 1
-    ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 -b:v "$rate" \
+    run_ok ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 -b:v "$rate" \
        -f c63 "$TMP/x.c63" || exit 1
-    "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" |
-        awk -f "$(dirname "$0")/vbv-check.awk" -v fps=25/1 -v rate="$rate" -v size="$size" \
-            -v constant=1 && { echo "no violation found"; exit 1; }
+    run_ok "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" > "$TMP/sizes" || exit 1
+    awk -f "$(dirname "$0")/vbv-check.awk" -v fps=25/1 -v rate="$rate" -v size="$size" \
+        -v constant=1 "$TMP/sizes" && { echo "no violation found"; exit 1; }
     echo "violations found"
     ;;
 scenecut)   # scene cuts on a spliced clip (vector_yuv splice) with the options
             # given: the stream's md5, its keyframes and the frames decoded
     vector_yuv splice "$TMP/in.yuv" || exit 1
-    ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" \
+    run_ok ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" \
        -f c63 "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
-    echo "keyframes: $(keyframes "$TMP/x.c63")"
-    echo "frames decoded: $(ff -i "$TMP/x.c63" -f framecrc - | grep -c '^0,')"
+    kf=$(keyframes "$TMP/x.c63") || exit 1
+    echo "keyframes: $kf"
+    run_ok ff -i "$TMP/x.c63" -f framecrc - > "$TMP/framecrc" || exit 1
+    echo "frames decoded: $(grep -c '^0,' "$TMP/framecrc")"
     ;;
 q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
             # streams of Q3_CLIP at -quality 50, and with the same tables
@@ -309,8 +332,8 @@ q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
     for o in "-quality 50" "-q:v 2" "-b:v 20M" "-quality 50 -trellis 1" "-quality 50 -mv_rd 1" \
              "-quality 50 -intra_rd 1"; do
         i=$((i + 1))
-        ff -f lavfi -i "$src" -c:v c63 $o -me_range 1 -f c63 "$TMP/x$i.c63" || exit 1
-        "$run" "$TMP/x$i.c63" > "$TMP/syms" || exit 1
+        run_ok ff -f lavfi -i "$src" -c:v c63 $o -me_range 1 -f c63 "$TMP/x$i.c63" || exit 1
+        run_ok "$run" "$TMP/x$i.c63" > "$TMP/syms" || exit 1
         echo "$o: $(md5 < "$TMP/x$i.c63"), $(tail -n 1 "$TMP/syms")"
     done
     ;;
@@ -318,10 +341,9 @@ refuse|refuse-cuda) # invalid options and sizes are refused with a clear
             # message (refuse-cuda: by c63_cuda, before it looks for a device)
     src=$1 enc=c63; shift
     [ $mode = refuse-cuda ] && enc=c63_cuda
-    "$FFMPEG" -nostdin -hide_banner -f lavfi -i "$src" -frames:v 1 -c:v $enc "$@" \
-        -f null - > /dev/null 2> "$TMP/err" && { echo "accepted"; exit 1; }
+    refused -nostdin -hide_banner -f lavfi -i "$src" -frames:v 1 -c:v $enc "$@" -f null -
     echo "refused"
-    first_error "$TMP/err"
+    first_error "$CHECKED_ERR"
     ;;
 *)
     echo "unknown mode $mode"; exit 1 ;;

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Test driver for the framediff, framediffapply and cudadiff filters,
 # called from tests/fate/cudadiff.mak. Writes what the reference holds to
-# stdout; exits non-zero on any mismatch or unexpected result.
+# stdout; exits non-zero on any mismatch or unexpected result, and where
+# ffmpeg does not end as required (tests/fate/checked.sh: a non-zero
+# status, a signal or a sanitizer report where it must succeed; anything
+# but a clean refusal where it must fail).
 #
 #   cudadiff.sh frames   FFMPEG SRC FILTERS [entries|threads]
 #       run FILTERS (ending in framediff) on SRC; print the output frame
@@ -12,7 +15,7 @@
 #       check that framediff=OPTS:mode=diff followed by framediffapply (which
 #       sees only the side data) outputs exactly framediff=OPTS:mode=recon.
 #   cudadiff.sh error    FFMPEG SRC FILTERS
-#       expect ffmpeg to fail; print the filter's error message.
+#       expect ffmpeg to refuse cleanly; print the filter's error message.
 #   cudadiff.sh gpu      FFMPEG SRC FORMAT OPTS
 #       run framediff=OPTS and hwupload_cuda,cudadiff=OPTS,hwdownload on the
 #       same frames; frames, metadata and side data must be identical. Prints
@@ -30,6 +33,8 @@ esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudadiff.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/checked.sh"
+CHECKED_ERR=$tmp/stderr
 
 run_ffmpeg() {
     "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 "$@"
@@ -50,7 +55,7 @@ frames)
     [ "$2" = entries ] && entries=1
     [ "$2" = threads ] && threads=1
     for n in 1 ${threads:+5}; do
-        run_ffmpeg -filter_threads $n $lavfi -i "$src" \
+        run_ok run_ffmpeg -filter_threads $n $lavfi -i "$src" \
             -vf "$filters,framediffapply=passthrough=1:$(sidedata $tmp/o$n),metadata=print:file=$tmp/o$n.meta" \
             -bitexact -f framemd5 "$tmp/o$n.md5" || exit 1
     done
@@ -71,9 +76,9 @@ frames)
     ;;
 receiver)
     pre=$1 opts=$2
-    run_ffmpeg $lavfi -i "$src" -vf "$pre,framediff=$opts:mode=recon" \
+    run_ok run_ffmpeg $lavfi -i "$src" -vf "$pre,framediff=$opts:mode=recon" \
         -bitexact -f framemd5 "$tmp/recon.md5" || exit 1
-    run_ffmpeg $lavfi -i "$src" -vf "$pre,framediff=$opts:mode=diff,framediffapply" \
+    run_ok run_ffmpeg $lavfi -i "$src" -vf "$pre,framediff=$opts:mode=diff,framediffapply" \
         -bitexact -f framemd5 "$tmp/rx.md5" || exit 1
     hashes "$tmp/recon.md5" > "$tmp/a"
     hashes "$tmp/rx.md5" > "$tmp/b"
@@ -88,22 +93,22 @@ receiver)
     ;;
 error)
     filters=$1
-    if run_ffmpeg $lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"; then
-        echo "ffmpeg succeeded, an error was expected"
+    if ! run_refused run_ffmpeg $lavfi -i "$src" -vf "$filters" -f null -; then
+        [ "$ran_status" = 0 ] && echo "ffmpeg succeeded, an error was expected"
         exit 1
     fi
     echo "ffmpeg failed as expected:"
-    grep '^\[Parsed_' "$tmp/err" | sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/'
+    grep '^\[Parsed_' "$CHECKED_ERR" | sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/'
     ;;
 gpu)
     fmt=$1 opts=${2:-threshold=20} entries=
     cpu="framediff=$opts,framediffapply=passthrough=1:$(sidedata $tmp/cpu),metadata=print:file=$tmp/cpu.meta"
     gpu="hwupload_cuda,cudadiff=$opts,hwdownload,format=$fmt,framediffapply=passthrough=1:$(sidedata $tmp/gpu),metadata=print:file=$tmp/gpu.meta"
     if [ "$CUDADIFF_CPU_ONLY" = 1 ]; then
-        run_ffmpeg $lavfi -i "$src" -vf "format=$fmt,$cpu" \
+        run_ok run_ffmpeg $lavfi -i "$src" -vf "format=$fmt,$cpu" \
             -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
     else
-        run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu $lavfi -i "$src" \
+        run_ok run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu $lavfi -i "$src" \
             -filter_complex "[0:v]format=$fmt,split[a][b];[a]$cpu[ca];[b]$gpu[ga]" \
             -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
             -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1

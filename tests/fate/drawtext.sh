@@ -1,7 +1,10 @@
 #!/bin/sh
 # Test driver for drawtext_cuda and its CPU twin drawtext, called from
 # tests/fate/drawtext.mak. Writes what the reference holds to stdout; exits
-# non-zero on any mismatch or unexpected result.
+# non-zero on any mismatch or unexpected result, and where ffmpeg or
+# tests/filterrun does not end as required (tests/fate/checked.sh: a
+# non-zero status, a signal or a sanitizer report where it must succeed;
+# anything but a clean refusal where it must fail).
 #
 # The font is $DRAWTEXT_FONT, by default Debian's fonts-dejavu-core
 # DejaVuSans.ttf (the GPU bundle carries its own copy). In OPTS, @FONT@
@@ -18,7 +21,7 @@
 #       yuyv422 and uyvy422 are drawn by drawtext as yuv422p (drawutils
 #       does not draw on packed 4:2:2), which is what drawtext_cuda does.
 #   drawtext.sh error FFMPEG SRC FILTERS
-#       expect ffmpeg to fail; print the filters' error messages.
+#       expect ffmpeg to refuse cleanly; print the filters' error messages.
 #   drawtext.sh reload cpu|gpu FILTERRUN SRC FORMAT OPTS
 #       textfile=@TEXTFILE@ with reload=1 in OPTS: tests/filterrun feeds
 #       8 frames one by one and rewrites the file before frames 0, 3 and 6;
@@ -40,7 +43,7 @@
 #   drawtext.sh time cpu|gpu FILTERRUN SRC OPTS
 #       the timed runner of the benchmark measures 5 frames.
 #   drawtext.sh sizechange FILTERRUN SRC1 SRC2 OPTS
-#       CUDA frames of SRC1, then of SRC2 (another size): must fail.
+#       CUDA frames of SRC1, then of SRC2 (another size): must be refused.
 #   drawtext.sh help  FFMPEG
 #       the filter is registered and -h filter=drawtext_cuda lists the
 #       options.
@@ -57,6 +60,8 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drawtext.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+. "$here/checked.sh"
+CHECKED_ERR=$tmp/stderr
 
 run_ffmpeg() {
     "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 "$@"
@@ -88,10 +93,10 @@ cpu|gpu)
         fi
     fi
     if [ $mode = cpu ]; then
-        run_ffmpeg -f lavfi -i "$src" -vf "format=$fmt,$cpu" \
+        run_ok run_ffmpeg -f lavfi -i "$src" -vf "format=$fmt,$cpu" \
             -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
     else
-        run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
+        run_ok run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
             -filter_complex "[0:v]format=$fmt,split[a][b];[a]$cpu[ca];[b]hwupload_cuda,$gpu,hwdownload,format=$fmt[ga]" \
             -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
             -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
@@ -107,12 +112,12 @@ cpu|gpu)
     ;;
 error)
     src=$1 filters=$(subst "$2")
-    if run_ffmpeg -f lavfi -i "$src" -vf "$filters" -f null - 2> "$tmp/err"; then
-        echo "ffmpeg succeeded, an error was expected"
+    if ! run_refused run_ffmpeg -f lavfi -i "$src" -vf "$filters" -f null -; then
+        [ "$ran_status" = 0 ] && echo "ffmpeg succeeded, an error was expected"
         exit 1
     fi
     echo "ffmpeg failed as expected:"
-    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$tmp/err" |
+    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$CHECKED_ERR" |
         sed "s|$font|FONT|g; s|$here/samples|SAMPLES|g; s| \[Eval @ [^]]*\]||" |
         grep -o "^\[drawtext.*\|^Impossible to convert between the formats supported by the filter '[^']*' and the filter '[^']*'"
     ;;
@@ -126,17 +131,18 @@ reload)
     esac
     w0="First text" w3="Second text,
 two lines" w6="3"
-    "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" --write 3 "$tmp/text.txt" "$w3" \
+    run_ok "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" --write 3 "$tmp/text.txt" "$w3" \
         --write 6 "$tmp/text.txt" "$w6" "$src,format=$fmt" "$cpu" > "$tmp/cpu" || exit 1
     # the reload must show: with the first text kept, frames 3 to 7 differ
-    "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" "$src,format=$fmt" "$cpu" > "$tmp/same" || exit 1
+    run_ok "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" "$src,format=$fmt" "$cpu" > "$tmp/same" ||
+        exit 1
     if [ "$(head -n 3 "$tmp/cpu")" != "$(head -n 3 "$tmp/same")" ] ||
        [ -n "$(tail -n 5 "$tmp/cpu" | grep -F -x -f - "$tmp/same")" ]; then
         echo "drawtext: the reloaded text does not show as expected"
         exit 1
     fi
     if [ "$side" = gpu ]; then
-        "$run" --cuda --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" --write 3 "$tmp/text.txt" "$w3" \
+        run_ok "$run" --cuda --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$w0" --write 3 "$tmp/text.txt" "$w3" \
             --write 6 "$tmp/text.txt" "$w6" "$src,format=$fmt" "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
         if ! cmp -s "$tmp/cpu" "$tmp/gpu"; then
             echo "drawtext_cuda and drawtext differ:"
@@ -166,7 +172,7 @@ second line
     done
     feed() {  # feed FILTER [FILTERRUN OPTIONS]: the md5 of every frame
         f=$1; shift
-        "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$text" "$@" "$src,format=$fmt" \
+        run_ok "$run" --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$text" "$@" "$src,format=$fmt" \
             "$(echo "$wrap" | sed "s|@|$f|")"
     }
     feed "drawtext=$opts" "$@" > "$tmp/cmd" || exit 1
@@ -183,7 +189,7 @@ second line
         for nv in $(echo "$new" | tr ':' ' '); do
             set -- "$@" --command 3 drawtext_cuda "${nv%%=*}" "${nv#*=}"
         done
-        "$run" --cuda --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$text" "$@" "$src,format=$fmt" \
+        run_ok "$run" --cuda --md5 -w 0 -n 8 --write 0 "$tmp/text.txt" "$text" "$@" "$src,format=$fmt" \
             "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
         if ! cmp -s "$tmp/cmd" "$tmp/gpu"; then
             echo "drawtext_cuda and drawtext differ:"
@@ -203,9 +209,9 @@ texts)
         set -- "$@" --write $n "$tmp/text.txt" "$(printf '%b' "$line")"
         n=$((n + 1))
     done < "$texts"
-    "$run" --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext=$opts" > "$tmp/parts" || exit 1
+    run_ok "$run" --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext=$opts" > "$tmp/parts" || exit 1
     if [ "$side" = gpu ]; then
-        "$run" --cuda --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
+        run_ok "$run" --cuda --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext_cuda=$opts" > "$tmp/gpu" || exit 1
         if ! cmp -s "$tmp/parts" "$tmp/gpu"; then
             echo "drawtext_cuda and drawtext differ:"
             diff "$tmp/parts" "$tmp/gpu"
@@ -217,7 +223,7 @@ texts)
         set -- "$@" --command $i drawtext fontcolor "$color"
         i=$((i + 1))
     done
-    "$run" --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext=$opts" > "$tmp/whole" || exit 1
+    run_ok "$run" --md5 -w 0 -n $n "$@" "$src,format=$fmt" "drawtext=$opts" > "$tmp/whole" || exit 1
     if [ $(wc -l < "$tmp/parts") -ne $n ] || ! cmp -s "$tmp/parts" "$tmp/whole"; then
         echo "drawtext: the frames laid out from the last layout differ from those laid out anew:"
         diff "$tmp/whole" "$tmp/parts"
@@ -229,26 +235,27 @@ time)
     # the timed runner works: 5 frames measured
     side=$ffmpeg run=$1 src=$2 opts=$(subst "$3")
     if [ "$side" = gpu ]; then
-        "$run" --cuda -w 2 -n 5 "$src" "drawtext_cuda=$opts" > "$tmp/out" || exit 1
+        run_ok "$run" --cuda -w 2 -n 5 "$src" "drawtext_cuda=$opts" > "$tmp/out" || exit 1
     else
-        "$run" -w 2 -n 5 "$src" "drawtext=$opts" > "$tmp/out" || exit 1
+        run_ok "$run" -w 2 -n 5 "$src" "drawtext=$opts" > "$tmp/out" || exit 1
     fi
     sed 's/,.*//' "$tmp/out"
     ;;
 sizechange)
     # CUDA frames of another size from frame 2 on: refused with a message
     run=$ffmpeg src1=$1 src2=$2 opts=$(subst "$3")
-    if "$run" --cuda --md5 -w 0 -n 4 --then 2 "$src2" "$src1" "drawtext_cuda=$opts" \
-            > "$tmp/out" 2> "$tmp/err"; then
-        echo "filterrun succeeded, an error was expected"
+    if ! run_refused "$run" --cuda --md5 -w 0 -n 4 --then 2 "$src2" "$src1" "drawtext_cuda=$opts" \
+            > "$tmp/out"; then
+        [ "$ran_status" = 0 ] && echo "filterrun succeeded, an error was expected"
         exit 1
     fi
     echo "filterrun failed as expected after $(wc -l < "$tmp/out") frames:"
-    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$tmp/err" | grep -o "^\[drawtext.*"
+    sed 's/^\[Parsed_\([a-z_]*\)_[0-9]* @ [^]]*\]/[\1]/' "$CHECKED_ERR" | grep -o "^\[drawtext.*"
     ;;
 help)
-    run_ffmpeg -filters 2>/dev/null | grep -w 'drawtext\|drawtext_cuda' | sed 's/^ *//'
-    run_ffmpeg -h filter=drawtext_cuda > "$tmp/h" || exit 1
+    run_ok run_ffmpeg -filters > "$tmp/filters" || exit 1
+    grep -w 'drawtext\|drawtext_cuda' "$tmp/filters" | sed 's/^ *//'
+    run_ok run_ffmpeg -h filter=drawtext_cuda > "$tmp/h" || exit 1
     grep -q '^Filter drawtext_cuda' "$tmp/h" || { echo "no drawtext_cuda in -h"; exit 1; }
     cat "$tmp/h"
     ;;

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Test driver for the framediff encoder and decoder, called from
 # tests/fate/cudadiff.mak. Writes what the reference holds to stdout; exits
-# non-zero on any mismatch or unexpected result.
+# non-zero on any mismatch or unexpected result, and where ffmpeg or
+# ffprobe (the one beside FFMPEG) does not succeed cleanly
+# (tests/fate/checked.sh: a non-zero status, a signal or a sanitizer
+# report).
 #
 #   framediff-codec.sh codec  FFMPEG SRC PRE THRESHOLD G FORMAT [list]
 #       encode PRE (the lavfi source SRC, filtered) with -c:v framediff
@@ -49,6 +52,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 . "$(dirname "$0")/listen.sh"
+. "$(dirname "$0")/checked.sh"
+CHECKED_ERR=$tmp/stderr
 
 run_ffmpeg() {
     "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 "$@"
@@ -60,7 +65,7 @@ hashes() {
 }
 
 packets() {
-    "$ffprobe" -v error -show_entries packet=pts,size,flags -of csv=p=0 "$1"
+    run_ok_print "$ffprobe" -v error -show_entries packet=pts,size,flags -of csv=p=0 "$1"
 }
 
 same() {    # same A B WHAT
@@ -79,13 +84,14 @@ codec)
     case $fmt in nut) ext=nut ;; matroska) ext=mkv ;; avi) ext=avi ;; *) ext=$fmt ;; esac
     enc=$pre
     [ "$list" = list ] && enc="$pre,framediff=threshold=$thr:refresh=$g:mode=mask"
-    run_ffmpeg -f lavfi -i "$src" -vf "$enc" -c:v framediff -threshold "$thr" -g "$g" \
+    run_ok run_ffmpeg -f lavfi -i "$src" -vf "$enc" -c:v framediff -threshold "$thr" -g "$g" \
         -f "$fmt" "$tmp/s.$ext" || exit 1
-    run_ffmpeg -f lavfi -i "$src" -vf "$pre,framediff=threshold=$thr:refresh=$g:mode=recon" \
+    run_ok run_ffmpeg -f lavfi -i "$src" -vf "$pre,framediff=threshold=$thr:refresh=$g:mode=recon" \
         -bitexact -f framemd5 "$tmp/recon.md5" || exit 1
-    run_ffmpeg -i "$tmp/s.$ext" -bitexact -f framemd5 "$tmp/dec.md5" || exit 1
+    run_ok run_ffmpeg -i "$tmp/s.$ext" -bitexact -f framemd5 "$tmp/dec.md5" || exit 1
+    packets "$tmp/s.$ext" > "$tmp/s.pk" || exit 1
     echo "# packets (pts, size, flags)"
-    packets "$tmp/s.$ext"
+    cat "$tmp/s.pk"
     echo "# decoded"
     hashes "$tmp/dec.md5" | tee "$tmp/b" > /dev/null
     hashes "$tmp/recon.md5" > "$tmp/a"
@@ -107,7 +113,7 @@ socket|nvdec-socket)
         twin="$pre,hwdownload,format=nv12,framediff=threshold=$thr:refresh=$g:mode=recon"
         send="$pre,cudadiff=threshold=$thr:refresh=$g" encopts=
     fi
-    run_ffmpeg "$@" -vf "$twin" -bitexact -f framemd5 "$tmp/tx.md5" || exit 1
+    run_ok run_ffmpeg "$@" -vf "$twin" -bitexact -f framemd5 "$tmp/tx.md5" || exit 1
     nb=$(hashes "$tmp/tx.md5" | wc -l)
     bsf= want=$nb
     if [ -n "$drop" ]; then
@@ -134,13 +140,17 @@ socket|nvdec-socket)
     listen_start "$proto" 20 start_rx ||
         { echo "$listen_error"; cat "$tmp/rx.log" 2>/dev/null; exit 1; }
     # a paced sender, so that no datagram is lost to a full socket buffer
-    timeout 60 "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 \
+    run_ok timeout 60 "$ffmpeg" -nostdin -nostats -hide_banner -v error -threads 1 \
         -readrate 4 "$@" -vf "$send" -c:v framediff $encopts \
         ${bsf:+-bsf:v "$bsf"} -f nut "$tx_out" || { echo "sender failed"; exit 1; }
     wait $rx
     rc=$?
     pids=
-    [ $rc = 0 ] || { echo "receiver failed ($rc)"; cat "$tmp/rx.log"; exit 1; }
+    if [ $rc != 0 ] || sanitizer_report "$tmp/rx.log"; then
+        echo "receiver failed ($(ended $rc)$(sanitizer_report "$tmp/rx.log" && echo ", a sanitizer report"))"
+        cat "$tmp/rx.log"
+        exit 1
+    fi
     echo "$proto: sent $nb frames, received $(hashes "$tmp/rx.md5" | wc -l)"
     if [ -z "$drop" ]; then
         hashes "$tmp/tx.md5" > "$tmp/a"
@@ -172,19 +182,19 @@ cuda)
     opts="threshold=$thr:refresh=$g"
     if [ "$CUDADIFF_CPU_ONLY" = 1 ]; then
         # framediff's half only, to write the reference without a GPU
-        run_ffmpeg -f lavfi -i "$src" -vf "format=$fmt,framediff=$opts" \
+        run_ok run_ffmpeg -f lavfi -i "$src" -vf "format=$fmt,framediff=$opts" \
             -c:v framediff -f nut "$tmp/cpu.nut" || exit 1
         cp "$tmp/cpu.nut" "$tmp/gpu.nut"
     else
-        run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
+        run_ok run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
             -filter_complex "[0:v]format=$fmt,split[a][b];[a]framediff=$opts[ca];[b]hwupload_cuda,cudadiff=$opts[ga]" \
             -map "[ca]" -c:v framediff -f nut "$tmp/cpu.nut" \
             -map "[ga]" -c:v framediff -f nut "$tmp/gpu.nut" || exit 1
     fi
-    packets "$tmp/cpu.nut" > "$tmp/cpu.pk"
-    packets "$tmp/gpu.nut" > "$tmp/gpu.pk"
-    run_ffmpeg -i "$tmp/cpu.nut" -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
-    run_ffmpeg -i "$tmp/gpu.nut" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
+    packets "$tmp/cpu.nut" > "$tmp/cpu.pk" || exit 1
+    packets "$tmp/gpu.nut" > "$tmp/gpu.pk" || exit 1
+    run_ok run_ffmpeg -i "$tmp/cpu.nut" -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
+    run_ok run_ffmpeg -i "$tmp/gpu.nut" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
     hashes "$tmp/cpu.md5" > "$tmp/a"
     hashes "$tmp/gpu.md5" > "$tmp/b"
     cat "$tmp/a"

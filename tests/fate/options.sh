@@ -3,8 +3,9 @@
 # end of its range, as ffmpeg -h lists it, and small and odd sizes. Each
 # value must be either accepted (and then the run works, or fails only for
 # want of a CUDA device) or refused with a message naming the problem;
-# never a crash, a hang or a silent failure. Prints one line per value,
-# which the FATE reference holds.
+# never a crash (a signal), a hang, a sanitizer report or a silent failure.
+# Prints one line per value, which the FATE reference holds, and exits
+# non-zero when a value did any of those (tests/fate/checked.sh).
 #
 #   options.sh FFMPEG encoder|filter NAME
 set -u
@@ -12,6 +13,9 @@ FF="timeout 60 $1" kind=$2 name=$3
 TMP=${TMPDIR:-/tmp}/c63-options.$$
 mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/checked.sh"
+CHECKED_ERR=$TMP/stderr
+failed=0
 INPUT="-f lavfi -i testsrc2=s=32x16:r=25"
 
 case $kind:$name in
@@ -31,11 +35,14 @@ classify() {
     label=$1; shift
     run_with "$@" > "$TMP/out" 2> "$TMP/err"
     status=$?
-    case $status in
-    132|134|135|136|139) echo "$label: CRASH (status $status)"; return ;;
-    esac
-    if [ $status -eq 124 ]; then
-        echo "$label: HANG"
+    if sanitizer_report "$TMP/err"; then
+        echo "$label: SANITIZER REPORT ($(ended $status))"; failed=1
+        cat "$TMP/err" >&2
+    elif [ $status -eq 124 ]; then
+        echo "$label: HANG"; failed=1
+    elif [ $status -ne 0 ] && ! own_error $status; then
+        echo "$label: CRASH ($(ended $status))"; failed=1
+        cat "$TMP/err" >&2
     elif grep -qi 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small\|apply only' "$TMP/err"; then
         echo "$label: refused: $(grep -m1 -i 'out of range\|invalid value\|unable to parse\|must be\|not supported\|cannot be\|too large\|too small\|apply only' "$TMP/err" |
                                  sed 's/^\[[^]]*\] *//; s/ 0x[0-9a-f]*//g')"
@@ -46,14 +53,14 @@ classify() {
         # not give it: its options are checked before that)
         echo "$label: accepted"
     else
-        echo "$label: FAILED WITHOUT A REASON (status $status): $(tail -n 1 "$TMP/err")"
+        echo "$label: FAILED WITHOUT A REASON (status $status): $(tail -n 1 "$TMP/err")"; failed=1
     fi
 }
 
 # the options with a numeric range, from the help text
-$FF -hide_banner -h "$kind=$name" 2>/dev/null |
-    sed -n 's/^ *-\{0,1\}\([a-z_0-9]*\)  *<\(int\|int64\|boolean\|float\|double\)>.*(from \([-0-9.INT_MAX]*\) to \([-0-9.INT_MAX]*\)).*/\1 \3 \4/p;
-            s/^ *-\{0,1\}\([a-z_0-9]*\)  *<boolean>.*/\1 0 1/p' | sort -u > "$TMP/opts"
+run_ok $FF -hide_banner -h "$kind=$name" > "$TMP/help" || exit 1
+sed -n 's/^ *-\{0,1\}\([a-z_0-9]*\)  *<\(int\|int64\|boolean\|float\|double\)>.*(from \([-0-9.INT_MAX]*\) to \([-0-9.INT_MAX]*\)).*/\1 \3 \4/p;
+            s/^ *-\{0,1\}\([a-z_0-9]*\)  *<boolean>.*/\1 0 1/p' "$TMP/help" | sort -u > "$TMP/opts"
 # generic codec options the encoders check themselves
 # (and the rate control ones: the c63 encoders take -b:v and -q:v 2..255;
 # -maxrate and -bufsize only with -b:v, so alone they are refused)
@@ -84,3 +91,4 @@ for sz in $sizes; do
     INPUT="-f rawvideo -s $sz -pix_fmt yuv420p -i /dev/zero"
     if [ "$kind" = encoder ]; then classify "$name size $sz" -g 1; else classify "$name size $sz" ""; fi
 done
+exit $failed

@@ -23,11 +23,13 @@ NVDEC="-hwaccel cuda -hwaccel_output_format cuda"
 case $mode in
 drawtext-c63)
     depth=$1
-    ff -i "$IN" -an -vf "format=nv12,$TEXT,format=yuv420p" -c:v c63 -f c63 "$TMP/cpu.c63" || exit 1
-    ff $NVDEC -i "$IN" -an -vf "${TEXT%%=*}_cuda=${TEXT#*=}" -c:v c63_cuda -depth "$depth" \
+    run_ok ff -i "$IN" -an -vf "format=nv12,$TEXT,format=yuv420p" -c:v c63 -f c63 "$TMP/cpu.c63" || exit 1
+    run_ok ff $NVDEC -i "$IN" -an -vf "${TEXT%%=*}_cuda=${TEXT#*=}" -c:v c63_cuda -depth "$depth" \
        -f c63 "$TMP/gpu.c63" || exit 1
     cpu=$(md5 < "$TMP/cpu.c63") gpu=$(md5 < "$TMP/gpu.c63")
-    frames=$("$FFPROBE" -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$TMP/gpu.c63")
+    run_ok "$FFPROBE" -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 \
+        "$TMP/gpu.c63" > "$TMP/frames" || exit 1
+    frames=$(cat "$TMP/frames")
     if [ "$cpu" != "$gpu" ]; then
         echo "differ: CPU pipeline $cpu, NVDEC pipeline $gpu"
         exit 1
@@ -35,12 +37,17 @@ drawtext-c63)
     echo "identical, $frames frames"
     ;;
 nvenc)
-    want=$("$FFPROBE" -v error -count_frames -select_streams v -show_entries stream=nb_read_frames \
-           -of csv=p=0 "$IN")
-    if ff $NVDEC -i "$IN" -an -vf "${TEXT%%=*}_cuda=${TEXT#*=}" -c:v h264_nvenc \
-          -f mp4 "$TMP/out.mp4" 2> "$TMP/err"; then
-        got=$("$FFPROBE" -v error -count_frames -show_entries stream=codec_name,nb_read_frames \
-              -of csv=p=0 "$TMP/out.mp4")
+    run_ok "$FFPROBE" -v error -count_frames -select_streams v -show_entries stream=nb_read_frames \
+        -of csv=p=0 "$IN" > "$TMP/want" || exit 1
+    want=$(cat "$TMP/want")
+    # success, or a clean refusal; never a crash or a sanitizer report
+    run_no_crash ff $NVDEC -i "$IN" -an -vf "${TEXT%%=*}_cuda=${TEXT#*=}" -c:v h264_nvenc \
+        -f mp4 "$TMP/out.mp4" || exit 1
+    cp "$CHECKED_ERR" "$TMP/err"
+    if [ $ran_status -eq 0 ]; then
+        run_ok "$FFPROBE" -v error -count_frames -show_entries stream=codec_name,nb_read_frames \
+            -of csv=p=0 "$TMP/out.mp4" > "$TMP/got" || exit 1
+        got=$(cat "$TMP/got")
         [ "$got" = "h264,$want" ] || { echo "h264_nvenc wrote $got, expected h264,$want"; exit 1; }
         echo "encoded: $got"
     elif grep -q -e 'unsupported device' -e 'No capable devices found' "$TMP/err"; then

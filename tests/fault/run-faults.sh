@@ -10,9 +10,12 @@
 # makes the Nth call fail with CUresult CODE (default 2, out of memory).
 # ffmpeg runs with -xerror, so that an error anywhere (FFmpeg's own
 # hwupload/hwdownload included, which the command line otherwise logs and
-# skips) ends the run. Each faulted run must
+# skips) ends the run. The runs without faults must succeed cleanly (exit
+# status 0, no sanitizer report: tests/fate/checked.sh). Each faulted run
+# must
 #   - end by itself (60 s) and not by a signal (ffmpeg's own error exit
-#     statuses, such as 187 for AVERROR_EXTERNAL, are not signals),
+#     statuses, such as 187 for AVERROR_EXTERNAL, are not signals), with
+#     no sanitizer report in its log,
 #   - exit non-zero, or exit 0 with exactly the output of a run without
 #     faults (a failure in clean-up that loses nothing),
 #   - and leave an output that is a prefix of the good output: no frame or
@@ -34,6 +37,7 @@ if [ "${1:-}" = --job ]; then
     shift
 fi
 FFMPEG=$1 SHIM=$2 CODE=${3:-2}
+. "$(cd "$(dirname "$0")" && pwd)/../fate/checked.sh"
 if [ "$JOB" = no ]; then
     TMP=${TMPDIR:-/tmp}/cudafault.$$
     mkdir -p "$TMP" || exit 1
@@ -87,8 +91,13 @@ if [ "$JOB" = yes ]; then
     pass=0 fail=0 notrun=0
     mkdir -p "$D"
     run "$D/count" "$D/count.log" CUDA_FAULT_FUNC=$f CUDA_FAULT_N=0
+    status=$?
     calls=$(cut -d' ' -f2 "$D/fault.log" 2>/dev/null)
     [ "${calls:-0}" -gt 0 ] 2>/dev/null || calls=0
+    if [ $status -ne 0 ] || sanitizer_report "$D/count.log"; then
+        bad "$name: $f: the run that counts the calls (no fault) $(ended $status)$(sanitizer_report "$D/count.log" && echo ", a sanitizer report")"
+        calls=0
+    fi
     n=1
     while [ "$n" -le "$calls" ]; do
         if [ -n "$DEADLINE" ] && [ "$(date +%s)" -ge "$DEADLINE" ]; then
@@ -100,8 +109,10 @@ if [ "$JOB" = yes ]; then
         what="$name: $f call $n of $calls failing with $CODE"
         if [ $status -eq 124 ]; then
             bad "$what: did not end within 60 s"
-        elif [ $status -ge 128 ] && [ $status -le 159 ]; then
-            bad "$what: killed by signal $((status - 128))"
+        elif [ $status -ne 0 ] && ! own_error $status; then
+            bad "$what: $(ended $status)"
+        elif sanitizer_report "$D/out.log"; then
+            bad "$what: a sanitizer report ($(ended $status)): $(grep -m1 -E "$CHECKED_REPORT" "$D/out.log")"
         elif [ $status -eq 0 ] && ! cmp -s "$D/out" "$good"; then
             bad "$what: exit 0 but the output differs from a run without faults"
         elif [ -s "$D/out" ] && ! cmp -s -n "$(wc -c < "$D/out")" "$D/out" "$good"; then
@@ -139,7 +150,8 @@ done
 # the good outputs, the cases in parallel
 for name in $names; do
     (D=$TMP/$name; args=$(case_args "$name"); mkdir -p "$D"
-     run "$D/good" "$D/good.log" || echo "$(tail -n 1 "$D/good.log")" > "$D/broken") &
+     { run "$D/good" "$D/good.log" && ! sanitizer_report "$D/good.log"; } ||
+         echo "$(tail -n 1 "$D/good.log")" > "$D/broken") &
 done
 wait
 fail=0

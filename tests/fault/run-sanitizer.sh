@@ -16,10 +16,12 @@
 # in parallel, the runs of one tool one after the other, each limited to
 # SANITIZER_LIMIT seconds (default 300). A run fails when the tool reports
 # anything (exit code 1 from --error-exitcode), the program itself fails
-# or the limit is reached. Prints one line per run and "N passed, N
+# (a non-zero status, or a report of a host sanitizer in its output:
+# tests/fate/checked.sh) or the limit is reached. Prints one line per run and "N passed, N
 # failed".
 set -u
 DIR=$1; shift
+. "$(cd "$(dirname "$0")" && pwd)/../fate/checked.sh"
 TOOLS=${*:-memcheck racecheck initcheck synccheck}
 LIMIT=${SANITIZER_LIMIT:-300}
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -39,10 +41,10 @@ one() {
     timeout "$LIMIT" "$CS" --tool "$tool" --error-exitcode 1 --print-limit 20 "$@" > "$TMP/$tool.log" 2>&1
     status=$?
     summary=$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$TMP/$tool.log")
-    if [ $status -eq 0 ]; then
+    if [ $status -eq 0 ] && ! sanitizer_report "$TMP/$tool.log"; then
         echo "PASS: $tool: $label: ${summary:-no report}"
     else
-        echo "FAILED: $tool: $label: status $status: ${summary:-}"
+        echo "FAILED: $tool: $label: $(ended $status): ${summary:-}$(sanitizer_report "$TMP/$tool.log" && echo " (a sanitizer report)")"
         grep -m 10 '=========' "$TMP/$tool.log" | sed 's/^/    /'
     fi
 }

@@ -13,6 +13,9 @@
 # length, and larger ones found nothing the short ones did not (see
 # docs/ROBUSTNESS.md). FUZZ_PARALLEL=1 runs the targets at the same
 # time, FUZZ_FORK=N runs each in libFuzzer's fork mode with N processes.
+# A target fails when it exits non-zero, leaves an artifact or its log holds
+# a sanitizer report (tests/fate/checked.sh: a report that did not stop
+# the run, as UndefinedBehaviorSanitizer's without halt_on_error).
 # Prints one line per target (runs, executions per second, what was found)
 # and "N passed, N failed".
 set -u
@@ -20,6 +23,7 @@ dir=$1 secs=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 samples=$here/../fate/samples
+. "$here/../fate/checked.sh"
 pass=0 fail=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -57,12 +61,12 @@ fuzz_one() {
         fork=" with $FUZZ_FORK processes"
     fi
     found=$(ls "$art" | wc -l)
-    if [ $status -eq 0 ] && [ "$found" -eq 0 ]; then
+    if [ $status -eq 0 ] && [ "$found" -eq 0 ] && ! sanitizer_report "$dir/$t.log"; then
         echo "fuzz: $t: ${runs:-?} runs in ${secs} s$fork (${rate:-?}/s), $(ls "$corpus" | wc -l) corpus files, nothing found" > "$dir/$t.result"
         echo PASS > "$dir/$t.status"
     else
         {
-            echo "FAILED: fuzz: $t: exit $status, ${runs:-?} runs, found: $(ls "$art" | tr '\n' ' ')"
+            echo "FAILED: fuzz: $t: $(ended $status), ${runs:-?} runs, found: $(ls "$art" | tr '\n' ' ')$(sanitizer_report "$dir/$t.log" && echo "(a sanitizer report in $dir/$t.log)")"
             grep -m3 -E "ERROR: |runtime error|SUMMARY" "$dir/$t.log" | sed 's/^/    /'
         } > "$dir/$t.result"
         echo FAIL > "$dir/$t.status"
