@@ -170,7 +170,9 @@ check "ffmpeg, ffprobe, ffplay have RUNPATH \$ORIGIN/../lib (readelf)" runpaths
 
 phase host
 # ---- bootstrap ------------------------------------------------------------
-INCLUDE="ffmpeg gcc libc6-dev pkg-config man-db"
+# (apt itself: an Ubuntu minbase leaves it out, and the package is installed
+# with apt-get)
+INCLUDE="apt ffmpeg gcc libc6-dev pkg-config man-db"
 S1="deb $MIRROR $SUITE $COMPONENTS"
 S2="deb $MIRROR $SUITE-updates $COMPONENTS"
 S3="deb $SECURITY $SUITE-security $COMPONENTS"
