@@ -151,6 +151,12 @@ fate-c63-q3: tests/c63syms$(EXESUF)
 fate-c63-q3: CMD = $(C63_TEST) q3 $$(target_path tests/c63syms$(EXESUF))
 FATE_C63_ALL += $(C63_RATE)
 
+# c63refdec: a model of the reference decoder from docs/c63-format.md alone,
+# quirks included, that says where the reference decoder would not decode a
+# stream as intended (exit 2); nothing of FFmpeg or libavcodec_c63 in it
+tests/c63refdec$(EXESUF): $(C63_HARNESS)/c63refdec.cpp
+	$(CXX) -O2 -std=c++17 -ffp-contract=off -o $@ $<
+
 # Rate-distortion options, alone and together, also under rate control:
 # the stream's md5, size and PSNR on a moving and a noisy vector, with its
 # blocks without a vector and its Q3 codes (none) from tests/c63syms
