@@ -51,6 +51,9 @@ include $(C63_FATE)/pipelines-gpu.mak
 FATE_FFMPEG_FFPROBE += $(filter-out fate-checkasm-%,$(FATE_C63_ALL))
 FATE_HW-yes += $(FATE_C63_GPU)
 $(FATE_C63_GPU): ffmpeg$(PROGSSUF)$(EXESUF) ffprobe$(PROGSSUF)$(EXESUF)
+# every stream an encoder test writes is decoded by the model of the
+# reference decoder too (refdec in tests/fate/c63-common.sh)
+$(FATE_C63_ALL) $(FATE_C63_GPU): tests/c63refdec$(EXESUF)
 
 fate-c63-all: $(FATE_C63_ALL)
 fate-c63-gpu: $(FATE_C63_GPU)

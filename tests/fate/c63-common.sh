@@ -37,6 +37,32 @@ md5() { md5sum | cut -d' ' -f1; }
 # ff_md5 ARGS...: ffmpeg ARGS writing to stdout, which must succeed: the
 # md5 of what it wrote
 ff_md5() { run_ok ff "$@" > "$TMP/ff_md5.out" && md5 < "$TMP/ff_md5.out"; }
+# refdec FILE [q3]: FILE, a stream one of our encoders wrote, decodes with
+# tests/c63refdec (a model of the course's reference decoder written from
+# docs/c63-format.md alone, quirks included, section 9.5) to exactly the
+# pictures of our decoder: the reference decoder reads it as we do. With
+# q3, the stream holds the luma AC code of quirk Q3 (levels of 512 and more
+# at -quality above 25, which the reference encoder cannot write either),
+# and the model must say that the reference decoder stops there. Prints
+# nothing where that holds; fails, saying why, where not.
+C63REFDEC=${C63REFDEC:-./tests/c63refdec}
+refdec() {
+    if [ "${2:-}" = q3 ]; then
+        run_refused "$C63REFDEC" "$1" || return 1
+        grep -q 'quirk Q3' "$CHECKED_ERR" && return 0
+        echo "refdec: $(basename "$1"): no stop at the Q3 code: $(cat "$CHECKED_ERR")"
+        return 1
+    fi
+    if ! run_ok "$C63REFDEC" "$1" "$TMP/refdec.yuv"; then
+        echo "refdec: $(basename "$1"): the reference decoder would not decode it as intended"
+        return 1
+    fi
+    run_ok ff -y -i "$1" -f rawvideo -pix_fmt yuv420p "$TMP/refdec-ours.yuv" || return 1
+    cmp -s "$TMP/refdec.yuv" "$TMP/refdec-ours.yuv" && return 0
+    echo "refdec: $(basename "$1"): the model of the reference decoder and ours give other pictures"
+    return 1
+}
+
 # vector_in NAME OUT: a stored vector's input, decompressed
 vector_in() { xz -dc "$SAMPLES/$1.yuv.xz" > "$2"; }
 

@@ -50,6 +50,7 @@ enc)
     vector_in "$name" "$TMP/in.yuv" || exit 1
     run_ok ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" "$@" \
        -c:v c63_cuda -depth "$depth" -f c63 "$TMP/out.c63" || exit 1
+    refdec "$TMP/out.c63" || exit 1
     md5 < "$TMP/out.c63"
     ;;
 nvdec)
@@ -69,6 +70,7 @@ nvdec)
         echo "differ: c63 $cpu, c63_cuda from NVDEC frames $gpu"
         exit 1
     fi
+    refdec "$TMP/gpu.c63" || exit 1
     echo "identical $gpu"
     ;;
 same|samevec)
@@ -88,6 +90,8 @@ same|samevec)
         if [ -n "$sep" ]; then gpu_opts="$gpu_opts $a"; else opts="$opts $a"; fi
     done
     run_ok ff $in -c:v c63 $opts -f c63 "$TMP/cpu.c63" || exit 1
+    # (c63_cuda's streams below must be these bytes)
+    refdec "$TMP/cpu.c63" || exit 1
     # -b:v takes depths up to 2 only
     depths="1 3"
     case " $opts " in *" -b:v "*) depths="1 2" ;; esac
@@ -111,6 +115,7 @@ twopass)
     cmp -s "$TMP/c63-1.c63" "$TMP/c63_cuda-1.c63" || { echo "first-pass streams differ"; exit 1; }
     run_ok ff -f lavfi -i "$src" -c:v c63 -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" \
         -f c63 "$TMP/cpu.c63" || exit 1
+    refdec "$TMP/cpu.c63" || exit 1
     for d in 1 2; do
         run_ok ff -f lavfi -i "$src" -c:v c63_cuda -depth $d -b:v "$rate" -pass 2 -passlogfile "$TMP/c63" \
            -f c63 "$TMP/gpu$d.c63" || exit 1

@@ -46,8 +46,10 @@ dec-threads) # the same md5 with 1, 2 and 3 slice threads
 enc)        # encoded md5 from the stored input (reference encoder's md5)
     name=$1; shift
     vector_in "$name" "$TMP/in.yuv" || exit 1
-    ff_md5 -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" -f c63 - ||
-        exit 1
+    run_ok ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" \
+        -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
+    md5 < "$TMP/x.c63"
     ;;
 ecserial)   # tests/ecserial: c63_cuda's GPU entropy coder run serially on the
             # CPU, on the coefficients and vectors of the c63 encoder's row
@@ -62,6 +64,7 @@ ecserial)   # tests/ecserial: c63_cuda's GPU entropy coder run serially on the
          vector_in "$name" "$TMP/in.yuv" || exit 1 ;;
     esac
     run_ok_print "$run" "$@" -O "$TMP/serial.c63" "$TMP/in.yuv" "$size" || exit 1
+    refdec "$TMP/serial.c63" || exit 1
     md5 < "$TMP/serial.c63"
     ;;
 remux)      # c63 -> container -> c63 gives back the same bytes
@@ -142,6 +145,7 @@ size)       # odd sizes round-trip to the same size and frame count
     s=$1
     run_ok ff -f lavfi -i "testsrc2=s=176x144:r=25,scale=$(echo "$s" | tr x :)" -frames:v 5 \
        -c:v c63 -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     run_ok_print "$FFPROBE" -v error -count_frames -show_entries stream=width,height,nb_read_frames \
         -of default=noprint_wrappers=1 "$TMP/x.c63" || exit 1
     ff_md5 -i "$TMP/x.c63" -f rawvideo - || exit 1
@@ -149,6 +153,7 @@ size)       # odd sizes round-trip to the same size and frame count
 encopt)     # encode a lavfi clip with options; md5 and key frame count
     src=$1; shift
     run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     run_ok "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$TMP/x.c63" > "$TMP/flags" ||
         exit 1
@@ -158,9 +163,11 @@ threads)    # output identical for every thread count
     name=$1
     vector_in "$name" "$TMP/in.yuv" || exit 1
     for t in 1 2 3; do
-        ff_md5 -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
-               -threads $t -c:v c63 -f c63 - > "$TMP/t$t" || exit 1
+        run_ok ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
+               -threads $t -c:v c63 -f c63 "$TMP/x$t.c63" || exit 1
+        md5 < "$TMP/x$t.c63" > "$TMP/t$t"
     done
+    refdec "$TMP/x1.c63" || exit 1
     cmp -s "$TMP/t1" "$TMP/t2" && cmp -s "$TMP/t1" "$TMP/t3" || { echo "thread counts differ"; exit 1; }
     echo "threads 1, 2, 3: identical"
     cat "$TMP/t1"
@@ -171,9 +178,11 @@ threads-opts) # output identical at 1, 8 and 16 threads with the options
     name=$1; shift
     vector_in "$name" "$TMP/in.yuv" || exit 1
     for t in 1 8 16; do
-        ff_md5 -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
-               -threads $t -c:v c63 "$@" -f c63 - > "$TMP/t$t" || exit 1
+        run_ok ff -f rawvideo -s "$(size_of "$name")" -pix_fmt yuv420p -i "$TMP/in.yuv" \
+               -threads $t -c:v c63 "$@" -f c63 "$TMP/x$t.c63" || exit 1
+        md5 < "$TMP/x$t.c63" > "$TMP/t$t"
     done
+    refdec "$TMP/x1.c63" || exit 1
     cmp -s "$TMP/t1" "$TMP/t8" && cmp -s "$TMP/t1" "$TMP/t16" ||
         { echo "thread counts differ: $(cat "$TMP/t1" "$TMP/t8" "$TMP/t16")"; exit 1; }
     echo "threads 1, 8, 16: identical"
@@ -188,6 +197,7 @@ encthreads) # tests/encthreads: the encoder in one process at thread counts A
         { cat "$TMP/log"; exit 1; }
     grep -q 'packets identical$' "$TMP/log" || { cat "$TMP/log"; exit 1; }
     echo "threads $a and $b: packets identical"
+    refdec "$TMP/out.c63" || exit 1
     md5 < "$TMP/out.c63"
     ;;
 encapi)     # tests/encapi: the encoder through the API at 1 and THREADS
@@ -209,6 +219,7 @@ decthreads) # tests/decthreads: the decoder in one process at thread counts A
 psnr)       # encode-decode PSNR on a textured source stays in the expected range
     src=$1 lo=$2 hi=$3; shift 3
     run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     run_ok "$FFMPEG" -nostdin -hide_banner -i "$TMP/x.c63" -f lavfi -i "$src" \
         -lavfi "[0:v][1:v]psnr=stats_file=-" -f null - > "$TMP/psnr" || exit 1
     p=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^psnr_avg:/) { sub("psnr_avg:", "", $i); s += $i; n++ } }
@@ -222,7 +233,8 @@ rate)       # -b:v RATE (bits/s) over FRAMES of a lavfi clip: the stream's md5,
             # and its bitrate (packet sizes, the stream's frame rate) within
             # TOL percent of RATE
     src=$1 frames=$2 rate=$3 tol=$4; shift 4
-    run_ok ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" "$@" -f c63 "$TMP/x.c63" ||
+    run_ok ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" "$@" -f c63 "$TMP/x.c63" &&
+        refdec "$TMP/x.c63" ||
         exit 1
     md5 < "$TMP/x.c63"
     bitrate_within "$TMP/x.c63" "$rate" "$tol"
@@ -236,6 +248,7 @@ twopass)    # -b:v RATE in two passes over FRAMES of a lavfi clip: the first
     echo "first pass: $(grep -c '^frame:' "$TMP/log-0.log") frames"
     run_ok ff -f lavfi -i "$src" -frames:v "$frames" -c:v c63 -b:v "$rate" -pass 2 \
        -passlogfile "$TMP/log" "$@" -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     bitrate_within "$TMP/x.c63" "$rate" "$tol"
     ;;
@@ -255,6 +268,7 @@ ratewarn)   # -b:v RATE that the scale bounds cannot reach: coded anyway, and
     run_ok "$FFMPEG" -nostdin -hide_banner -v warning -bitexact -f lavfi -i "$src" -frames:v "$frames" \
         -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
     cp "$CHECKED_ERR" "$TMP/err"
+    refdec "$TMP/x.c63" || exit 1
     run_ok "$FFPROBE" -v error -count_packets -show_entries stream=nb_read_packets \
         -of csv=p=0 "$TMP/x.c63" > "$TMP/packets" || exit 1
     echo "frames: $(cat "$TMP/packets")"
@@ -267,6 +281,7 @@ rd)         # rate-distortion options on a vector (vector_yuv): the stream's
     vector_yuv "$name" "$TMP/in.yuv" || exit 1
     in="-f rawvideo -s $(size_of "$name") -pix_fmt yuv420p"
     run_ok ff $in -i "$TMP/in.yuv" -c:v c63 "$@" -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     echo "bytes: $(wc -c < "$TMP/x.c63")"
     run_ok "$run" "$TMP/x.c63" > "$TMP/syms" || exit 1
@@ -292,6 +307,7 @@ vbv)        # -b:v RATE with the buffer -maxrate MAX -bufsize SIZE (and
     [ "$init" = 0 ] || set -- "$@" -rc_init_occupancy "$init"
     run_ok ff "$@" -frames:v "$frames" -c:v c63 -b:v "$rate" -maxrate "$max" -bufsize "$size" \
        -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     [ "$tol" = - ] || bitrate_within "$TMP/x.c63" "$rate" "$tol" || exit 1
     run_ok "$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63" > "$TMP/fr" &&
@@ -307,6 +323,7 @@ vbv-none)   # the check of vbv-check.awk on a stream coded with -b:v RATE but
     vector_yuv splice "$TMP/in.yuv" || exit 1
     run_ok ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 -b:v "$rate" \
        -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     run_ok "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" > "$TMP/sizes" || exit 1
     awk -f "$(dirname "$0")/vbv-check.awk" -v fps=25/1 -v rate="$rate" -v size="$size" \
         -v constant=1 "$TMP/sizes" && { echo "no violation found"; exit 1; }
@@ -317,6 +334,7 @@ scenecut)   # scene cuts on a spliced clip (vector_yuv splice) with the options
     vector_yuv splice "$TMP/in.yuv" || exit 1
     run_ok ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" \
        -f c63 "$TMP/x.c63" || exit 1
+    refdec "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
     kf=$(keyframes "$TMP/x.c63") || exit 1
     echo "keyframes: $kf"
@@ -334,6 +352,9 @@ q3)         # c63syms: the luma AC codes of run 0, size 10 (quirk Q3) in the
         i=$((i + 1))
         run_ok ff -f lavfi -i "$src" -c:v c63 $o -me_range 1 -f c63 "$TMP/x$i.c63" || exit 1
         run_ok "$run" "$TMP/x$i.c63" > "$TMP/syms" || exit 1
+        # the reference decoder stops at the first stream's Q3 codes only
+        q3=; [ $i = 1 ] && q3=q3
+        refdec "$TMP/x$i.c63" $q3 || exit 1
         echo "$o: $(md5 < "$TMP/x$i.c63"), $(tail -n 1 "$TMP/syms")"
     done
     ;;

@@ -86,7 +86,7 @@ mkdir "$TMP/bin" "$TMP/work"
 export STANDIN_DIR=$TMP
 
 # the stand-ins: $TMP/bin/NAME for ffmpeg, ffprobe and tests/NAME
-for p in ffmpeg ffprobe tests/c63syms tests/cudactx tests/cudahog tests/decthreads tests/ecserial \
+for p in ffmpeg ffprobe tests/c63refdec tests/c63syms tests/cudactx tests/cudahog tests/decthreads tests/ecserial \
          tests/encapi tests/encthreads tests/filterrun tests/mvdump; do
     [ -x "$build/$p" ] || continue
     printf '#!/bin/sh\nexec sh "%s" --standin "%s" "$@"\n' "$self" "$build/$p" > "$TMP/bin/${p#tests/}"
@@ -103,7 +103,8 @@ drive() {
     : > "$TMP/runs"
     rm -rf "$TMP/work" && mkdir "$TMP/work"
     (cd "$TMP/work" && STANDIN_KIND=$1 STANDIN_AT=$2 FFMPEG=$S/ffmpeg FFPROBE=$S/ffprobe &&
-     export STANDIN_KIND STANDIN_AT FFMPEG FFPROBE && shift 2 && exec timeout 300 "$@") \
+     C63REFDEC=$S/c63refdec &&
+     export STANDIN_KIND STANDIN_AT FFMPEG FFPROBE C63REFDEC && shift 2 && exec timeout 300 "$@") \
         > "$TMP/out" 2> "$TMP/err"
     drv=$?
 }
