@@ -299,6 +299,12 @@ gpu-bundle: obj checkcuda
 	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
+# The harnesses built here (checkcuda, checkdrawtext, checkframediff) write
+# their dependencies as the FFmpeg build's objects do, the compiler listing
+# the headers each includes (NAME.d beside it), read back here.
+HARNESS_DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+-include $(wildcard $(OBJ)/checkcuda.d $(OBJ)/checkdrawtext.d $(OBJ)/checkframediff.d)
+
 # checkcuda: the CUDA kernels against their CPU twins (tests/harness/checkcuda.cpp).
 # Built by make check too, so that it always compiles; it needs a GPU only
 # to run.
@@ -313,12 +319,9 @@ checkcuda: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(OBJ)/checkcuda: tests/harness/checkcuda.cpp kernels/drawtext_cuda.h kernels/c63_ec.h tests/harness/c63_ec_frames.h \
-                  tests/harness/c63ref.h tests/harness/c63ec_serial.h kernels/block_match.h kernels/c63_convert.h \
-                  kernels/c63_transform.h kernels/c63_rd.h kernels/c63_scene.h kernels/kernel_func.h \
-                  $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
+$(OBJ)/checkcuda: tests/harness/checkcuda.cpp $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
-	    -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
+	    $(HARNESS_DEPFLAGS) -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
 	    -lm -lpthread -ldl -lz -latomic
 
 # cudatime.so: kernel times from CUDA events for the benchmarks
@@ -341,22 +344,19 @@ CHECKDRAWTEXT_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavutil/libavuti
 checkdrawtext: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkdrawtext
 
-$(OBJ)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h kernels/kernel_func.h \
-                       $(CHECKDRAWTEXT_LIBS)
-	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
+$(OBJ)/checkdrawtext: tests/harness/checkdrawtext.c $(CHECKDRAWTEXT_LIBS)
+	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) $(HARNESS_DEPFLAGS) -o $@ $< $(CHECKDRAWTEXT_LIBS) -lm -lpthread
 
 # checkframediff: the framediff decoder against hostile packets, and the
 # lists' software code (the CUDA kernel's CPU twin) against a model of the
 # layout; a FATE test of make check runs it.
 CHECKFRAMEDIFF_LIBS := $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
-CHECKFRAMEDIFF_DEPS := tests/harness/checkframediff.c kernels/cudadiff.h kernels/kernel_func.h \
-                       libavcodec_framediff/framediff_stream.h kernels/difflist.h
 
 checkframediff: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkframediff
 
-$(OBJ)/checkframediff: $(CHECKFRAMEDIFF_DEPS) $(CHECKFRAMEDIFF_LIBS)
-	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) -o $@ $< $(CHECKFRAMEDIFF_LIBS) \
+$(OBJ)/checkframediff: tests/harness/checkframediff.c $(CHECKFRAMEDIFF_LIBS)
+	$(CC) -O2 -std=c11 -Wall -I$(SRC) -I$(OBJ) $(HARNESS_DEPFLAGS) -o $@ $< $(CHECKFRAMEDIFF_LIBS) \
 	    -lz -lm -lpthread -ldl -latomic
 
 # ------------------------------------------------------ sanitizers, fuzzing ---
@@ -385,13 +385,13 @@ endef
 $(eval $(call SANITIZER_BUILD,$(ASAN),$(ASAN_FLAGS)))
 
 # the drawtext_cuda kernel-on-the-CPU harness, as in build/obj but instrumented
-$(ASAN)/checkdrawtext: tests/harness/checkdrawtext.c kernels/drawtext_cuda.h FORCE
+$(ASAN)/checkdrawtext: tests/harness/checkdrawtext.c FORCE
 	+$(MAKE) -C $(ASAN) -j$(JOBS) libavfilter/libavfilter.a libavutil/libavutil.a
 	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
 	    $(ASAN)/libavfilter/libavfilter.a $(ASAN)/libavutil/libavutil.a -lm -lpthread
 
 # and the framediff decoder's harness
-$(ASAN)/checkframediff: $(CHECKFRAMEDIFF_DEPS) FORCE
+$(ASAN)/checkframediff: tests/harness/checkframediff.c FORCE
 	+$(MAKE) -C $(ASAN) -j$(JOBS) libavcodec/libavcodec.a libavutil/libavutil.a
 	$(CLANG) -O1 -g -fsanitize=address,undefined -std=c11 -Wall -I$(SRC) -I$(ASAN) -o $@ $< \
 	    $(ASAN)/libavcodec/libavcodec.a $(ASAN)/libavutil/libavutil.a -lz -lm -lpthread -ldl

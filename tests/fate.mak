@@ -27,6 +27,12 @@ C63_FATE    = $(C63_TESTS)/fate
 C63_HARNESS = $(C63_TESTS)/harness
 C63_SAMPLES = $(C63_FATE)/samples
 
+# The test programs' dependencies, written by the compiler as FFmpeg's own
+# objects' are: tests/NAME.d for the program (or PTX) tests/NAME built
+# from harness/NAME.*, read back below.
+C63_DEPFLAGS = -MMD -MP -MF $(basename $@).d -MT $@
+-include $(wildcard $(patsubst $(C63_HARNESS)/%,tests/%.d,$(basename $(wildcard $(C63_HARNESS)/*.c*))))
+
 include $(C63_FATE)/c63.mak
 include $(C63_FATE)/cudadiff.mak
 include $(C63_FATE)/robustness.mak

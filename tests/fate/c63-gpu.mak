@@ -123,7 +123,7 @@ $(FATE_C63_GPU_EC): CMP = null
 # Real out-of-device-memory: tests/cudahog takes the device's memory but a
 # little, from 0 to 3 GiB left, while c63_cuda or cudadiff runs at 2160p.
 tests/cudahog$(EXESUF): $(C63_HARNESS)/cudahog.cpp
-	$(CXX) -O2 -std=c++11 -Wall $(LDFLAGS) -o $@ $< -ldl
+	$(CXX) -O2 -std=c++11 -Wall $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< -ldl
 FATE_C63_GPU_OOM = fate-c63-cuda-oom fate-cudadiff-oom
 fate-c63-cuda-oom: CMD = $(C63_GPU_TEST) oom c63_cuda $$(target_path tests/cudahog$(EXESUF))
 fate-cudadiff-oom: CMD = $(C63_GPU_TEST) oom cudadiff $$(target_path tests/cudahog$(EXESUF))
@@ -141,7 +141,7 @@ FATE_C63_ALL += fate-cudahog-nodevice
 # as c63 codes them (tests/cudactx; CUDACTX_DEVICE_B=1 puts the other
 # context on a second GPU). Without a device, cudactx says so.
 tests/cudactx$(EXESUF): $(C63_HARNESS)/cudactx.cpp libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(LDFLAGS) -o $@ $< \
+	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< \
 	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 fate-c63-cuda-othercontext: CMD = run tests/cudactx$(EXESUF) $${CUDACTX_DEVICE_B:-0}
@@ -158,7 +158,7 @@ FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NV
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,
 # which checkcuda embeds (the top-level Makefile links this object), so
 # that libavcodec's PTX holds only the encoder's kernels.
-tests/checkcuda_bench.ptx: $(C63_HARNESS)/checkcuda_bench.cu $(SRC_PATH)/compat/cuda/cuda_runtime.h \
-                           $(SRC_PATH)/libavcodec/cuda_kernels/cuda_compat.h
+tests/checkcuda_bench.ptx: $(C63_HARNESS)/checkcuda_bench.cu $(SRC_PATH)/compat/cuda/cuda_runtime.h
 	$(COMPILE_NVCC)
 tests/checkcuda_bench.ptx: NVCCFLAGS += -I$(SRC_PATH)/libavcodec/cuda_kernels
+tests/checkcuda_bench.ptx: NVCC_DEPFLAGS = $(C63_DEPFLAGS)

@@ -62,8 +62,8 @@ fate-c63-yuvj420p:   CMD = $(C63_TEST) encopt $(C63_CLIP),format=yuvj420p
 # a few frames (bench/bench-c63cpu.sh times thread scaling with it). Here:
 # the packets of both are identical, and the first's are the reference
 # encoder's stream.
-tests/encthreads$(EXESUF): $(C63_HARNESS)/encthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+tests/encthreads$(EXESUF): $(C63_HARNESS)/encthreads.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCT = fate-c63-encthreads-cif_noise fate-c63-encthreads-odd_height
 fate-c63-encthreads-cif_noise:  CMD = $(C63_TEST) encthreads $$(target_path tests/encthreads$(EXESUF)) cif_noise 1 4
@@ -75,7 +75,7 @@ FATE_C63_ALL += $(FATE_C63_ENCT)
 # packets' delay, timestamps, opaque data and key flags, a frame of the
 # wrong size refused, a packet whose buffer is not given.
 tests/encapi$(EXESUF): $(C63_HARNESS)/encapi.cpp libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ENCAPI = fate-c63-encapi-qcif_keyint fate-c63-encapi-odd_height
 fate-c63-encapi-qcif_keyint: CMD = $(C63_TEST) encapi $$(target_path tests/encapi$(EXESUF)) qcif_keyint 2
@@ -86,8 +86,8 @@ FATE_C63_ALL += $(FATE_C63_ENCAPI)
 # decthreads: the decoder in one process at two thread counts, frame by
 # frame in turn (bench/bench-c63cpu.sh times it with it). Here: the frames
 # of both are identical, and the first's are the reference decoder's.
-tests/decthreads$(EXESUF): $(C63_HARNESS)/decthreads.cpp $(C63_HARNESS)/turns.h libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+tests/decthreads$(EXESUF): $(C63_HARNESS)/decthreads.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_DECTH = fate-c63-decthreads-cif_noise fate-c63-decthreads-qcif_keyint
 fate-c63-decthreads-cif_noise:   CMD = $(C63_TEST) decthreads $$(target_path tests/decthreads$(EXESUF)) cif_noise 1 2
@@ -145,7 +145,7 @@ fate-c63-2pass-more:      CMD = $(C63_TEST) twopass-more testsrc2=s=32x32:r=25
 fate-c63-rate-floor:      CMD = $(C63_TEST) ratewarn testsrc2=s=176x144:r=25 50 -b:v 20k
 fate-c63-rate-ceiling:    CMD = $(C63_TEST) ratewarn testsrc2=s=176x144:r=25 50 -b:v 50M
 tests/c63syms$(EXESUF): $(C63_HARNESS)/c63syms.cpp libavcodec/libavcodec.a
-	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 fate-c63-q3: tests/c63syms$(EXESUF)
 fate-c63-q3: CMD = $(C63_TEST) q3 $$(target_path tests/c63syms$(EXESUF))
@@ -235,9 +235,8 @@ FATE_C63_ALL += $(FATE_C63_VBV)
 # sizes. Each packet must be the CPU writer's, and the stream's md5 the
 # c63 encoder's (at quality 25 the reference encoder's, c63-enc-NAME:
 # REF, see fate.mak).
-tests/ecserial$(EXESUF): $(C63_HARNESS)/ecserial.cpp $(C63_HARNESS)/c63ec_serial.h \
-                          $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+tests/ecserial$(EXESUF): $(C63_HARNESS)/ecserial.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 C63_EC_OPT_q1  = -quality 1
 C63_EC_OPT_q25 = -quality 25
@@ -280,12 +279,8 @@ FATE_C63_ALL += fate-checkasm-c63dsp
 # the encoders' open checks, the GPU coder's stages run serially, the
 # trellis and the DC chain against brute force, the activity through me_cmp against its
 # definition.
-tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp $(C63_HARNESS)/c63_ec_frames.h $(C63_HARNESS)/c63ref.h \
-                          $(C63_HARNESS)/c63ec_serial.h $(SRC_PATH)/libavcodec/cuda_kernels/c63_ec.h \
-                          $(SRC_PATH)/libavcodec/cuda_kernels/c63_rd.h \
-                          $(SRC_PATH)/libavcodec/cuda_kernels/c63_scene.h \
-                          libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
+tests/checkc63$(EXESUF): $(C63_HARNESS)/checkc63.cpp libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -ffp-contract=off -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavcodec/libavcodec.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -lz
 FATE_C63_ALL += fate-c63-checkc63
 fate-c63-checkc63: tests/checkc63$(EXESUF)

@@ -91,7 +91,7 @@ FATE_DRAWTEXT_GPU += fate-drawtext-cuda-pipe-yuyv422 fate-drawtext-cuda-pipe-nv1
 # (the benchmark) or with the checksum of every output frame.
 tests/filterrun$(EXESUF): $(C63_HARNESS)/filterrun.cpp libavfilter/libavfilter.a libswscale/libswscale.a \
                           libavformat/libavformat.a libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(LDFLAGS) -o $@ $< \
+	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< \
 	    libavfilter/libavfilter.a libswscale/libswscale.a libavformat/libavformat.a \
 	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz

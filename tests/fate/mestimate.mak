@@ -10,26 +10,20 @@ ME_MVDUMP = $$$$(target_path tests/mvdump$(EXESUF))
 # tests/mvdump: the motion vector side data of a graph's output, printed.
 tests/mvdump$(EXESUF): $(C63_HARNESS)/mvdump.c libavfilter/libavfilter.a libswscale/libswscale.a \
                        libavcodec/libavcodec.a libavutil/libavutil.a
-	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libswscale/libswscale.a \
+	$(CC) -O2 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libswscale/libswscale.a \
 	    libavformat/libavformat.a libavcodec/libavcodec.a libswresample/libswresample.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 
 # tests/checkbm: the block matching of c63_me and mestimate_bmN
 # (block_match.h) run on the CPU against ff_me_search_esa and the search of
 # docs/c63-format.md section 7.3.
-tests/checkbm$(EXESUF): $(C63_HARNESS)/checkbm.cpp $(SRC_PATH)/libavfilter/cuda_kernels/block_match.h \
-                        $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
-                        $(SRC_PATH)/libavfilter/cuda_kernels/mestimate_cuda.h \
-                        $(SRC_PATH)/libavfilter/cuda_kernels/kernel_func.h \
-                        libavfilter/libavfilter.a libavutil/libavutil.a
-	$(CXX) -O2 -std=c++11 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a \
+tests/checkbm$(EXESUF): $(C63_HARNESS)/checkbm.cpp libavfilter/libavfilter.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++11 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a \
 	    libavutil/libavutil.a $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)
 
 # tests/checkme: the kernel's search code (me_search.h) against ff_me_search_*.
-tests/checkme$(EXESUF): $(C63_HARNESS)/checkme.c $(SRC_PATH)/libavfilter/cuda_kernels/me_search.h \
-                        $(SRC_PATH)/libavfilter/cuda_kernels/kernel_func.h \
-                        libavfilter/libavfilter.a libavutil/libavutil.a
-	$(CC) -O2 -I$(SRC_PATH) -I. $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libavutil/libavutil.a \
+tests/checkme$(EXESUF): $(C63_HARNESS)/checkme.c libavfilter/libavfilter.a libavutil/libavutil.a
+	$(CC) -O2 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavfilter/libavfilter.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avfilter) $(EXTRALIBS-avutil)
 
 # 5 frames of 99x75 (not a multiple of any block size) with motion and noise
