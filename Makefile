@@ -92,6 +92,9 @@ endif
 PATCHES := $(sort $(wildcard $(TOP)/patches/*.patch))
 
 # Our folders (and single files) and where they appear in the FFmpeg tree.
+# The kernels appear once, as the tree's cuda_kernels: each library builds
+# the PTX it needs from there into a folder of its own, and C code includes
+# the headers that host and device share as "cuda_kernels/NAME.h".
 LINKS := libavcodec/c63:libavcodec_c63 \
          libavformat/c63:libavformat_c63 \
          libavcodec/framediff:libavcodec_framediff \
@@ -99,8 +102,7 @@ LINKS := libavcodec/c63:libavcodec_c63 \
          libavfilter/cudainput:libavfilter_cudainput \
          libavfilter/drawtext_cuda:libavfilter_drawtext_cuda \
          libavfilter/mestimate_cuda:libavfilter_mestimate \
-         libavcodec/cuda_kernels:kernels \
-         libavfilter/cuda_kernels:kernels \
+         cuda_kernels:kernels \
          libavutil/framediff.h:libavutil_framediff/framediff.h \
          tests/c63:tests \
          tests/checkasm/c63dsp.c:tests/checkasm/c63dsp.c
@@ -193,7 +195,7 @@ fetch: $(if $(FFMPEG_SRC),,$(FFMPEG_TARBALL_OUT)) $(NVHEADERS_STAMP)
 # makes the changed ones new (among them those a patch no longer changes,
 # which are back to the tarball's old time), so only they and what depends
 # on them are rebuilt.
-$(BUILD)/.prepared: $(PATCHES) | fetch
+$(BUILD)/.prepared: $(PATCHES) $(BUILD)/.links | fetch
 	rm -rf $(SRC).new && mkdir -p $(SRC).new
 ifdef FFMPEG_SRC
 	@grep -qx '$(FFMPEG_VERSION)' '$(FFMPEG_SRC)/RELEASE' || \
@@ -213,6 +215,11 @@ endif
 	rm -rf $(SRC) && mv $(SRC).new $(SRC)
 	@for l in $(LINKS); do ln -sfn $(TOP)/$${l#*:} $(SRC)/$${l%%:*}; done
 	@touch $@
+
+# A change to LINKS prepares the tree again, so that no link is left over.
+$(BUILD)/.links: FORCE
+	@mkdir -p $(@D)
+	@echo '$(LINKS)' | cmp -s - $@ || echo '$(LINKS)' > $@
 
 prepare: $(BUILD)/.prepared
 

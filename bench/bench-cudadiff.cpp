@@ -16,7 +16,7 @@
  * (cuMemcpyDtoD) that moves as many bytes as a frame is timed both ways too,
  * as the peer for that size.
  *
- * PTX is the filter's kernel (build/obj/libavfilter/cuda_kernels/cudadiff.ptx).
+ * PTX is the filter's kernel (build/obj/libavfilter/cudadiff/cudadiff.ptx).
  * Uses the CUDA driver API through ffnvcodec's loader; no CUDA runtime.
  */
 

@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 frames=${2:-100}
 noise=${3:-24}
-ptx=$build/obj/libavfilter/cuda_kernels/cudadiff.ptx
+ptx=$build/obj/libavfilter/cudadiff/cudadiff.ptx
 bin=$build/bench-cudadiff
 
 if [ ! -f "$ptx" ]; then

@@ -25,7 +25,7 @@
 #include "libavutil/mem_internal.h"
 #include "libavutil/thread.h"
 #include "libavcodec/jpegtables.h"
-#include "libavcodec/cuda_kernels/c63_dct.h"
+#include "cuda_kernels/c63_dct.h"
 
 #include "c63.h"
 

@@ -34,7 +34,7 @@
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"
 #include "libavcodec/mathops.h"
-#include "libavcodec/cuda_kernels/c63_dct.h"
+#include "cuda_kernels/c63_dct.h"
 
 #include "c63.h"
 #include "c63dsp.h"

@@ -68,7 +68,7 @@
 #include "c63me.h"
 #include "c63rc.h"
 
-#include "libavcodec/cuda_kernels/c63_scene.h"
+#include "cuda_kernels/c63_scene.h"
 
 /* Frames in flight at most (with more than one thread), and the sets of
  * progress for them: a frame's jobs may still read the progress of the

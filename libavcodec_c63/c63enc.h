@@ -28,7 +28,7 @@
 #include "libavcodec/avcodec.h"
 #include "libavcodec/me_cmp.h"
 
-#include "libavcodec/cuda_kernels/c63_rd.h"
+#include "cuda_kernels/c63_rd.h"
 
 #include "c63.h"
 #include "c63dsp.h"

@@ -21,7 +21,7 @@
 /**
  * @file
  * Codec63 encoder with motion estimation, transform, quantisation and
- * reconstruction in CUDA kernels (libavcodec/cuda_kernels/c63_cuda.cu).
+ * reconstruction in CUDA kernels (cuda_kernels/c63_cuda.cu).
  * The output is byte-identical to the c63 (CPU) encoder's.
  *
  * Per frame: the input is converted into zero-padded planes on the device
@@ -81,11 +81,11 @@
 #include "c63.h"
 #include "c63enc.h"
 #include "c63rc.h"
-#include "libavcodec/cuda_kernels/block_match.h"
-#include "libavcodec/cuda_kernels/c63_convert.h"
-#include "libavcodec/cuda_kernels/c63_transform.h"
-#include "libavcodec/cuda_kernels/c63_ec.h"
-#include "libavcodec/cuda_kernels/c63_scene.h"
+#include "cuda_kernels/block_match.h"
+#include "cuda_kernels/c63_convert.h"
+#include "cuda_kernels/c63_transform.h"
+#include "cuda_kernels/c63_ec.h"
+#include "cuda_kernels/c63_scene.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;

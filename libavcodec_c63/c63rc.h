@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "libavcodec/avcodec.h"
-#include "libavcodec/cuda_kernels/c63_rd.h"
+#include "cuda_kernels/c63_rd.h"
 
 /**
  * How the quantisation tables of each frame are chosen.

@@ -33,7 +33,7 @@
 #include "libavcodec/decode.h"
 
 #include "framediff_stream.h"
-#include "libavcodec/cuda_kernels/difflist.h"
+#include "cuda_kernels/difflist.h"
 
 typedef struct FrameDiffDecContext {
     FrameDiffGeometry g;

@@ -39,7 +39,7 @@
 #include "libavcodec/hwconfig.h"
 
 #include "framediff_stream.h"
-#include "libavcodec/cuda_kernels/difflist.h"
+#include "cuda_kernels/difflist.h"
 
 typedef struct FrameDiffEncContext {
     const AVClass *class;

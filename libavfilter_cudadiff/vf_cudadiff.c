@@ -40,7 +40,7 @@
 
 #include "libavfilter/cudainput/cuda_input.h"
 #include "libavfilter/cudadiff/diffcommon.h"
-#include "libavfilter/cuda_kernels/cudadiff.h"
+#include "cuda_kernels/cudadiff.h"
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
 

@@ -36,7 +36,7 @@
 #include "libavfilter/video.h"
 
 #include "libavfilter/cudadiff/diffcommon.h"
-#include "libavfilter/cuda_kernels/cudadiff.h"
+#include "cuda_kernels/cudadiff.h"
 
 typedef struct FrameDiffContext {
     const AVClass *class;

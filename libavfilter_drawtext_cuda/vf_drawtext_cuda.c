@@ -50,7 +50,7 @@
 #include "libavfilter/cuda/load_helper.h"
 #include "libavfilter/cudainput/cuda_input.h"
 
-#include "libavfilter/cuda_kernels/drawtext_cuda.h"
+#include "cuda_kernels/drawtext_cuda.h"
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, c->hwctx->internal->cuda_dl, x)
 

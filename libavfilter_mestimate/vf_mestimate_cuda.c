@@ -21,7 +21,7 @@
  * Block motion vectors of CUDA frames, bit for bit those of mestimate (its
  * CPU twin): the same options, the same AV_FRAME_DATA_MOTION_VECTORS side
  * data, the same one-frame delay. The searches run on the GPU
- * (libavfilter/cuda_kernels/mestimate_cuda.cu, whose search code,
+ * (cuda_kernels/mestimate_cuda.cu, whose search code,
  * me_search.h, tests/harness/checkme.c compares with ff_me_search_*); only the
  * vectors come back to the host.
  */
@@ -44,8 +44,8 @@
 #include "libavfilter/cuda/load_helper.h"
 #include "libavfilter/cudainput/cuda_input.h"
 
-#include "libavfilter/cuda_kernels/me_search.h"
-#include "libavfilter/cuda_kernels/mestimate_cuda.h"
+#include "cuda_kernels/me_search.h"
+#include "cuda_kernels/mestimate_cuda.h"
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(ctx, s->hwctx->internal->cuda_dl, x)
 

@@ -160,5 +160,5 @@ FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NV
 # that libavcodec's PTX holds only the encoder's kernels.
 tests/checkcuda_bench.ptx: $(C63_HARNESS)/checkcuda_bench.cu $(SRC_PATH)/compat/cuda/cuda_runtime.h
 	$(COMPILE_NVCC)
-tests/checkcuda_bench.ptx: NVCCFLAGS += -I$(SRC_PATH)/libavcodec/cuda_kernels
+tests/checkcuda_bench.ptx: NVCCFLAGS += -I$(SRC_PATH)/cuda_kernels
 tests/checkcuda_bench.ptx: NVCC_DEPFLAGS = $(C63_DEPFLAGS)

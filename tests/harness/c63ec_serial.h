@@ -20,7 +20,7 @@
 
 /*
  * The serial coder: the c63_ec_* kernels' stages of
- * libavcodec/cuda_kernels/c63_ec.h, the kernels' own code, run serially on
+ * cuda_kernels/c63_ec.h, the kernels' own code, run serially on
  * the CPU (c63ec_code_frame_cpu()), and a frame writer around it
  * (c63ec_serial_write_frame()) that gives what the CPU writer of the c63
  * encoder gives (c63_write_frame(): ff_c63_write_begin(), _row(), _end()
@@ -48,7 +48,7 @@ extern "C" {
 #ifdef __cplusplus
 }
 #endif
-#include "libavcodec/cuda_kernels/c63_ec.h"
+#include "cuda_kernels/c63_ec.h"
 
 /**
  * The kernels run serially: every stage over the whole frame, in order, each

@@ -79,9 +79,9 @@ static unsigned ffc_vsadu4_add(unsigned a, unsigned b, unsigned c)
     return c;
 }
 #define KERNEL_EMULATE 1
-#include "libavfilter/cuda_kernels/block_match.h"
-#include "libavfilter/cuda_kernels/me_search.h"
-#include "libavfilter/cuda_kernels/mestimate_cuda.h"
+#include "cuda_kernels/block_match.h"
+#include "cuda_kernels/me_search.h"
+#include "cuda_kernels/mestimate_cuda.h"
 
 static uint32_t rng_state = 1;
 static unsigned rnd(void)

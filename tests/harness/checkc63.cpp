@@ -29,7 +29,7 @@ extern "C" {
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
-#include "libavcodec/cuda_kernels/c63_scene.h"
+#include "cuda_kernels/c63_scene.h"
 extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/harness/c63_ec_frames.h"

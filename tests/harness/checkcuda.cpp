@@ -21,8 +21,8 @@
 /*
  * Usage: checkcuda [--bench [--no-tests]] [--small] [--seed N] [--ptx FILE]
  *
- * Runs every kernel of libavcodec/cuda_kernels/c63_cuda.cu and of
- * libavfilter/cuda_kernels/mestimate_cuda.cu (against mestimate's own
+ * Runs every kernel of cuda_kernels/c63_cuda.cu and of
+ * cuda_kernels/mestimate_cuda.cu (against mestimate's own
  * ff_me_search_*: every per-block method, block sizes, search parameters,
  * frame sizes that are not multiples of the block) on random and
  * edge-case inputs and compares the result with C code: the CPU
@@ -72,7 +72,7 @@ extern "C" {
 
 #include "libavutil/pixdesc.h"
 #include "libavfilter/motion_estimation.h"
-#include "libavfilter/cuda_kernels/drawtext_cuda.h"
+#include "cuda_kernels/drawtext_cuda.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;
@@ -83,13 +83,13 @@ extern const unsigned int ff_mestimate_cuda_ptx_len;
 extern const unsigned char ff_checkcuda_bench_ptx_data[];
 extern const unsigned int ff_checkcuda_bench_ptx_len;
 }
-#include "libavfilter/cuda_kernels/mestimate_cuda.h"
-#include "libavfilter/cuda_kernels/me_search.h"
-#include "libavcodec/cuda_kernels/block_match.h"
-#include "libavcodec/cuda_kernels/c63_convert.h"
-#include "libavcodec/cuda_kernels/c63_transform.h"
-#include "libavcodec/cuda_kernels/c63_ec.h"
-#include "libavcodec/cuda_kernels/c63_scene.h"
+#include "cuda_kernels/mestimate_cuda.h"
+#include "cuda_kernels/me_search.h"
+#include "cuda_kernels/block_match.h"
+#include "cuda_kernels/c63_convert.h"
+#include "cuda_kernels/c63_transform.h"
+#include "cuda_kernels/c63_ec.h"
+#include "cuda_kernels/c63_scene.h"
 #include "tests/c63/harness/c63_ec_frames.h"
 #include "tests/c63/harness/c63ref.h"
 #include "tests/c63/harness/c63ec_serial.h"

@@ -44,7 +44,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 #include "libavfilter/drawutils.h"
-#include "libavfilter/cuda_kernels/drawtext_cuda.h"
+#include "cuda_kernels/drawtext_cuda.h"
 
 #define MAX_OPS 40
 

@@ -69,7 +69,7 @@
 #include "libavutil/pixdesc.h"
 
 #include "libavcodec/framediff/framediff_stream.h"
-#include "libavcodec/cuda_kernels/difflist.h"
+#include "cuda_kernels/difflist.h"
 
 static int pass, fail;
 static uint32_t seed = 1;

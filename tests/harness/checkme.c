@@ -44,7 +44,7 @@
 
 #include "libavutil/common.h"
 #include "libavfilter/motion_estimation.h"
-#include "libavfilter/cuda_kernels/me_search.h"
+#include "cuda_kernels/me_search.h"
 
 typedef uint64_t (*SearchFunc)(AVMotionEstContext *, int, int, int *);
 
