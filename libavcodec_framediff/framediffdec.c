@@ -32,8 +32,8 @@
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/decode.h"
 
+#include "difflist.h"
 #include "framediff_stream.h"
-#include "cuda_kernels/difflist.h"
 
 typedef struct FrameDiffDecContext {
     FrameDiffGeometry g;

@@ -38,8 +38,8 @@
 #include "libavcodec/encode.h"
 #include "libavcodec/hwconfig.h"
 
+#include "difflist.h"
 #include "framediff_stream.h"
-#include "cuda_kernels/difflist.h"
 
 typedef struct FrameDiffEncContext {
     const AVClass *class;

@@ -32,7 +32,7 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixfmt.h"
 
-#include "cuda_kernels/difflist.h"
+#include "libavcodec/framediff/difflist.h"
 
 enum FrameDiffMode {
     FRAMEDIFF_MODE_RECON,

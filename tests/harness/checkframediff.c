@@ -68,8 +68,8 @@
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 
+#include "libavcodec/framediff/difflist.h"
 #include "libavcodec/framediff/framediff_stream.h"
-#include "cuda_kernels/difflist.h"
 
 static int pass, fail;
 static uint32_t seed = 1;

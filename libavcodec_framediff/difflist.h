@@ -22,13 +22,14 @@
  * CPU: the picture geometry they index, their place on a frame, and their
  * checking, application and making, the CPU side of the cudadiff kernel's
  * lists. Header-only, so that libavcodec (the framediff codec) and
- * libavfilter (framediff, cudadiff, framediffapply) each build it from
- * their own cuda_kernels/ without linking to each other. The placement of
- * the bits in the bitmap is the kernel's (cudadiff.h).
+ * libavfilter (framediff, cudadiff, framediffapply, which include it as
+ * libavcodec/framediff/difflist.h) each build it without linking to each
+ * other. The placement of the bits in the bitmap is the kernel's
+ * (cuda_kernels/cudadiff.h).
  */
 
-#ifndef KERNELS_DIFFLIST_H
-#define KERNELS_DIFFLIST_H
+#ifndef AVCODEC_FRAMEDIFF_DIFFLIST_H
+#define AVCODEC_FRAMEDIFF_DIFFLIST_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -46,7 +47,7 @@
 #include "libavutil/log.h"
 #include "libavutil/pixdesc.h"
 
-#include "cudadiff.h"
+#include "cuda_kernels/cudadiff.h"
 
 /** The picture as the list indexes it: planes of bytes, packed. */
 typedef struct FrameDiffGeometry {
@@ -405,4 +406,4 @@ static inline size_t ff_framediff_list_make(uint8_t *buf, uint8_t *recv,
     return ff_framediff_list_size(g, n);
 }
 
-#endif /* KERNELS_DIFFLIST_H */
+#endif /* AVCODEC_FRAMEDIFF_DIFFLIST_H */
