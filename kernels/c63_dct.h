@@ -27,13 +27,12 @@
  * each table built from these macros holds the reference's bits:
  *
  *   C63_DCT(i, j)     T[i][j], a constant expression
- *   C63_DCT_TABLE     initialiser of float [8][8], T[i][j]
- *   C63_DCT_TABLE_T   initialiser of float [8][8], its transpose
+ *   C63_DCT_ROW_(i)   the elements of row i
  *   C63_DCT_ELEMS     the elements of T[i][j] at 8 * i + j, for a flat
  *                     float [64] (the kernels' c63_dct)
  *
- * Plain preprocessor only: included by libavcodec/c63/c63data.c and
- * c63dsp.c and by the kernels' c63_tables.h.
+ * Plain preprocessor only: included by the kernels' c63_tables.h and by
+ * libavcodec/c63/c63dct.h, which builds the CPU's tables from it.
  */
 
 #ifndef KERNELS_C63_DCT_H
@@ -63,17 +62,9 @@
 
 #define C63_DCT_ROW_(i) C63_DCT(i, 0), C63_DCT(i, 1), C63_DCT(i, 2), C63_DCT(i, 3), \
                         C63_DCT(i, 4), C63_DCT(i, 5), C63_DCT(i, 6), C63_DCT(i, 7)
-#define C63_DCT_COL_(j) C63_DCT(0, j), C63_DCT(1, j), C63_DCT(2, j), C63_DCT(3, j), \
-                        C63_DCT(4, j), C63_DCT(5, j), C63_DCT(6, j), C63_DCT(7, j)
 
 #define C63_DCT_ELEMS \
     C63_DCT_ROW_(0), C63_DCT_ROW_(1), C63_DCT_ROW_(2), C63_DCT_ROW_(3), \
     C63_DCT_ROW_(4), C63_DCT_ROW_(5), C63_DCT_ROW_(6), C63_DCT_ROW_(7)
-#define C63_DCT_TABLE { \
-    { C63_DCT_ROW_(0) }, { C63_DCT_ROW_(1) }, { C63_DCT_ROW_(2) }, { C63_DCT_ROW_(3) }, \
-    { C63_DCT_ROW_(4) }, { C63_DCT_ROW_(5) }, { C63_DCT_ROW_(6) }, { C63_DCT_ROW_(7) } }
-#define C63_DCT_TABLE_T { \
-    { C63_DCT_COL_(0) }, { C63_DCT_COL_(1) }, { C63_DCT_COL_(2) }, { C63_DCT_COL_(3) }, \
-    { C63_DCT_COL_(4) }, { C63_DCT_COL_(5) }, { C63_DCT_COL_(6) }, { C63_DCT_COL_(7) } }
 
 #endif /* KERNELS_C63_DCT_H */

@@ -25,9 +25,9 @@
 #include "libavutil/mem_internal.h"
 #include "libavutil/thread.h"
 #include "libavcodec/jpegtables.h"
-#include "cuda_kernels/c63_dct.h"
 
 #include "c63.h"
+#include "c63dct.h"
 
 #define FLAT32 \
     32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, \

@@ -34,9 +34,9 @@
 #include "libavutil/attributes.h"
 #include "libavutil/common.h"
 #include "libavcodec/mathops.h"
-#include "cuda_kernels/c63_dct.h"
 
 #include "c63.h"
+#include "c63dct.h"
 #include "c63dsp.h"
 
 #define T ff_c63_dct_lookup

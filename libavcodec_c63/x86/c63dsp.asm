@@ -33,7 +33,7 @@ SECTION_RODATA 32
 
 ; The reference's DCT basis T[i][j] (docs/c63-format.md section 6.5), row i
 ; at 32 * i, and its transpose Tt[j][i] = T[i][j]: the C tables of
-; c63data.c (32-byte aligned), built from the literals of
+; c63data.c (32-byte aligned), which c63dct.h builds from the literals of
 ; cuda_kernels/c63_dct.h.
 cextern c63_dct_lookup
 cextern c63_dct_transposed
