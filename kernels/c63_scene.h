@@ -34,8 +34,11 @@
  * The activity of a picture, what the buffer model of rate control
  * expects a frame's bits to follow before it is coded, is the sum of the
  * absolute differences between horizontal and vertical neighbours in its
- * luma, over every other row (each counted row with the row below it),
- * c63_sc_activity(); an integer too.
+ * luma, over every other row (each counted row with the row below it);
+ * an integer too.
+ *
+ * The CPU's histogram and activity, c63_sc_hist() and c63_sc_activity(),
+ * are in libavcodec/c63/c63scene.h.
  */
 
 #ifndef KERNELS_C63_SCENE_H
@@ -109,37 +112,5 @@ typedef struct C63ActivityParams {
     int pitch;                  ///< bytes a row
     int width, height;          ///< the picture
 } C63ActivityParams;
-
-#if !KERNEL_GPU
-/** The activity of a picture's luma (stride bytes a row). */
-static inline unsigned long long c63_sc_activity(const unsigned char *luma, ptrdiff_t stride,
-                                                 int width, int height)
-{
-    unsigned long long sum = 0;
-
-    for (int y = 0; y < height; y += 2) {
-        const unsigned char *p = luma + y * stride;
-        unsigned s = 0;
-        for (int x = 0; x + 1 < width; x++)
-            s += p[x] > p[x + 1] ? p[x] - p[x + 1] : p[x + 1] - p[x];
-        if (y + 1 < height)
-            for (int x = 0; x < width; x++)
-                s += p[x] > p[x + stride] ? p[x] - p[x + stride] : p[x + stride] - p[x];
-        sum += s;
-    }
-    return sum;
-}
-
-/** The histogram of a picture's luma (stride bytes a row) into hist. */
-static inline void c63_sc_hist(unsigned int *hist, const unsigned char *luma, ptrdiff_t stride,
-                               int width, int height)
-{
-    for (int k = 0; k < C63_SC_BINS; k++)
-        hist[k] = 0;
-    for (int y = 0; y < height; y += 2)
-        for (int x = 0; x < width; x += 2)
-            hist[luma[y * stride + x] >> C63_SC_SHIFT]++;
-}
-#endif
 
 #endif /* KERNELS_C63_SCENE_H */

@@ -67,8 +67,7 @@
 #include "c63enc.h"
 #include "c63me.h"
 #include "c63rc.h"
-
-#include "cuda_kernels/c63_scene.h"
+#include "c63scene.h"
 
 /* Frames in flight at most (with more than one thread), and the sets of
  * progress for them: a frame's jobs may still read the progress of the

@@ -28,10 +28,9 @@
 #include "libavcodec/avcodec.h"
 #include "libavcodec/me_cmp.h"
 
-#include "cuda_kernels/c63_rd.h"
-
 #include "c63.h"
 #include "c63dsp.h"
+#include "c63rd.h"
 
 /** Options common to the c63 encoders, with the same names and defaults. */
 #define C63_ENCODER_OPTIONS(Ctx)                                                 \

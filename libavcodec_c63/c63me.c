@@ -24,8 +24,7 @@
 #include "libavutil/common.h"
 
 #include "c63me.h"
-
-#include "cuda_kernels/c63_scene.h"
+#include "c63scene.h"
 
 void ff_c63_block_sums(const C63DSPContext *dsp, uint16_t *dst, const uint8_t *src,
                        int w, int h, int y0, int rows)

@@ -60,7 +60,7 @@ C63MV ff_c63_motion_search_full(const C63DSPContext *dsp, const uint8_t *cur,
                                 int w, int h, int bx, int by, int r);
 
 /**
- * c63_sc_activity() (cuda_kernels/c63_scene.h) of a w x h
+ * c63_sc_activity() (c63scene.h) of a w x h
  * picture's luma (stride bytes a row), through mecc->sad[0] on 16-column
  * tiles of every other row where luma and stride are 16-byte aligned: the
  * same sum, at SIMD speed.

@@ -29,7 +29,7 @@ extern "C" {
 #include "libavcodec/c63/c63dsp.h"
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
-#include "cuda_kernels/c63_scene.h"
+#include "libavcodec/c63/c63scene.h"
 extern const uint8_t ff_zigzag_direct[64];   // libavcodec/mathops.h
 }
 #include "tests/c63/harness/c63_ec_frames.h"
@@ -505,7 +505,7 @@ static long long ac_error(const int16_t c[64], const int z4[64], const uint8_t q
 }
 
 /*
- * -trellis: c63_rd_quant() (kernels/c63_rd.h) against brute force. Each
+ * -trellis: c63_rd_quant() (libavcodec_c63/c63rd.h) against brute force. Each
  * coefficient the reference codes as L may be L, L - 1 toward zero (when
  * |L| > 1) or 0; over every such choice for blocks of up to 9 non-zero
  * levels, the least error + lambda x bits, with the bits counted as the
@@ -589,7 +589,7 @@ static void check_rd_quant()
 }
 
 /*
- * -trellis 2: c63_rd_dc_chain() (kernels/c63_rd.h) against brute force on
+ * -trellis 2: c63_rd_dc_chain() (libavcodec_c63/c63rd.h) against brute force on
  * MCU rows of up to 12 blocks (luma rows of 1 to 6 MCUs, chroma rows of
  * 1 to 12): over every choice of each block's DC between its level as
  * quantised and the next toward its exact value, the least squared error

@@ -89,7 +89,7 @@ extern const unsigned int ff_checkcuda_bench_ptx_len;
 #include "cuda_kernels/c63_convert.h"
 #include "cuda_kernels/c63_transform.h"
 #include "cuda_kernels/c63_ec.h"
-#include "cuda_kernels/c63_scene.h"
+#include "libavcodec/c63/c63scene.h"
 #include "tests/c63/harness/c63_ec_frames.h"
 #include "tests/c63/harness/c63ref.h"
 #include "tests/c63/harness/c63ec_serial.h"
