@@ -19,18 +19,18 @@
 /**
  * @file
  * Draw operations of drawtext_cuda, shared by the filter (host, C), its
- * kernel (device, CUDA C++) and the CPU twin in tests/harness/checkcuda.cpp.
+ * kernel (device, CUDA C++) and its CPU twin (tests/harness/dtc_draw_cpu.h).
  *
  * The filter records drawtext's ff_blend_rectangle() and ff_blend_mask()
  * calls as a list of operations, each clipped exactly as drawutils clips
  * it. The kernel then computes every sample of every colour channel in the
  * union of the operations' rectangles, applying the operations in order
- * with dtc_blend_factor() and dtc_blend() (dtc_blend_sample() for the C
- * twin), which are drawutils' arithmetic written per sample: for a subsampled channel, the sample covers (1 << hsub) x
- * (1 << vsub) luma positions, of which the operation covers some; drawutils
- * blends such a partly covered sample with the alpha scaled by the covered
- * count (rectangles) or with the sum of the covered mask values (masks),
- * always shifted by the full subsampling.
+ * with dtc_blend_factor() and dtc_blend(), which are drawutils'
+ * arithmetic written per sample: for a subsampled channel, the sample
+ * covers (1 << hsub) x (1 << vsub) luma positions, of which the operation
+ * covers some; drawutils blends such a partly covered sample with the
+ * alpha scaled by the covered count (rectangles) or with the sum of the
+ * covered mask values (masks), always shifted by the full subsampling.
  *
  * Plain C types only, so that both sides lay the structures out
  * identically.
@@ -159,35 +159,6 @@ KERNEL_INLINE unsigned dtc_blend(unsigned v, unsigned src, unsigned a)
     return (v * (0x1010101 - a) + src * a) >> 24;
 }
 
-/**
- * Apply one operation to sample (sx, sy) of channel c, whose value is v;
- * return the new value. Bit for bit ff_blend_rectangle()/ff_blend_mask()
- * for 8-bit components.
- */
-KERNEL_INLINE unsigned dtc_blend_sample(unsigned v, const DTCOp *op,
-                                        const unsigned char *atlas, int c,
-                                        int hsub, int vsub, int sx, int sy)
-{
-    int cx0 = sx << hsub, cx1 = (sx + 1) << hsub;
-    int cy0 = sy << vsub, cy1 = (sy + 1) << vsub;
-
-    if (cx0 < op->x0) cx0 = op->x0;
-    if (cx1 > op->x1) cx1 = op->x1;
-    if (cy0 < op->y0) cy0 = op->y0;
-    if (cy1 > op->y1) cy1 = op->y1;
-    if (cx0 >= cx1 || cy0 >= cy1)
-        return v;
-    return dtc_blend(v, op->color[c],
-                     dtc_blend_factor(op, atlas, cx0, cx1, cy0, cy1, hsub, vsub));
-}
-
-/** Quick test: does the operation touch sample (sx, sy)? */
-KERNEL_INLINE int dtc_touches(const DTCOp *op, int hsub, int vsub, int sx, int sy)
-{
-    return (sx + 1) << hsub > op->x0 && sx << hsub < op->x1 &&
-           (sy + 1) << vsub > op->y0 && sy << vsub < op->y1;
-}
-
 /* Clip [*x, *x + *w[ to [0, wmax[ as drawutils' clip_interval(). */
 KERNEL_INLINE void dtc_clip_interval(int wmax, int *x, int *w, int *dx)
 {
@@ -301,30 +272,6 @@ static inline int dtc_inline_params(DTCInlineParams *q, const DTCParams *p,
     q->p.ops = 0;
     memcpy(q->ops, ops, entries * sizeof(*ops));
     return 1;
-}
-
-/**
- * The kernel's CPU twin: every sample of every channel (data are host
- * pointers here), the operations applied in order.
- */
-static inline void dtc_draw_cpu(const DTCChannel *ch, int nb_channels,
-                                const DTCOp *ops, int nb_ops,
-                                const unsigned char *atlas)
-{
-    for (int c = 0; c < nb_channels; c++) {
-        for (int sy = 0; sy < ch[c].height; sy++) {
-            for (int sx = 0; sx < ch[c].width; sx++) {
-                unsigned char *p = (unsigned char *)(uintptr_t)ch[c].data +
-                                   (long long)sy * ch[c].linesize + (long long)sx * ch[c].step;
-                unsigned v = *p;
-                for (int i = 0; i < nb_ops; i++)
-                    if (dtc_touches(&ops[i], ch[c].hsub, ch[c].vsub, sx, sy))
-                        v = dtc_blend_sample(v, &ops[i], atlas, c,
-                                             ch[c].hsub, ch[c].vsub, sx, sy);
-                *p = v;
-            }
-        }
-    }
 }
 #endif
 

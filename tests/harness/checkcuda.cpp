@@ -72,7 +72,7 @@ extern "C" {
 
 #include "libavutil/pixdesc.h"
 #include "libavfilter/motion_estimation.h"
-#include "cuda_kernels/drawtext_cuda.h"
+#include "tests/c63/harness/dtc_draw_cpu.h"
 
 extern const unsigned char ff_c63_cuda_ptx_data[];
 extern const unsigned int ff_c63_cuda_ptx_len;

@@ -44,7 +44,7 @@
 #include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 #include "libavfilter/drawutils.h"
-#include "cuda_kernels/drawtext_cuda.h"
+#include "tests/c63/harness/dtc_draw_cpu.h"
 
 #define MAX_OPS 40
 
