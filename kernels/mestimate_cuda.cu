@@ -48,6 +48,35 @@
 #include "mestimate_cuda.h"
 #include "block_match.h"
 
+/*
+ * The end of an esa: thread t's least key k (of the candidates it took)
+ * into the least of the thread block's, reduced in best
+ * (MESTIMATE_ESA_THREADS entries of shared memory; best[t] is only ever
+ * thread t's, so it stays k), and thread 0 writes its vector as that of
+ * block (bx, by) of a row of b_width.
+ */
+static __device__ __forceinline__ void esa_reduce(unsigned long long *best, unsigned long long k,
+                                                  int t, const MEWindow *w, int x_mb, int y_mb,
+                                                  int bx, int by, int b_width, int *mvs)
+{
+    best[t] = k;
+    __syncthreads();
+    for (int step = MESTIMATE_ESA_THREADS / 2; step > 0; step >>= 1) {
+        if (t < step && best[t + step] < k) {
+            k       = best[t + step];
+            best[t] = k;
+        }
+        __syncthreads();
+    }
+    if (!t) {
+        int mv[2];
+        const int i = by * b_width + bx;
+        me_esa_pos(w, x_mb, y_mb, best[0], mv);
+        mvs[2 * i]     = mv[0];
+        mvs[2 * i + 1] = mv[1];
+    }
+}
+
 extern "C" {
 
 __global__ void mestimate_block(const unsigned char *cur, const unsigned char *ref,
@@ -84,7 +113,6 @@ mestimate_esa(const unsigned char *cur, const unsigned char *ref,
     unsigned int n, c;
     MEWindow w;
     MESearch s;
-    int step;
 
     me_search_setup(&s, cur, ref, linesize, mb_size, search_param,
              (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
@@ -94,20 +122,7 @@ mestimate_esa(const unsigned char *cur, const unsigned char *ref,
         unsigned long long kc = me_esa_key(&s, &w, x_mb, y_mb, c);
         k = kc < k ? kc : k;
     }
-    best[t] = k;
-    __syncthreads();
-    for (step = MESTIMATE_ESA_THREADS / 2; step > 0; step >>= 1) {
-        if (t < step && best[t + step] < best[t])
-            best[t] = best[t + step];
-        __syncthreads();
-    }
-    if (!t) {
-        int mv[2];
-        const int i = by * b_width + bx;
-        me_esa_pos(&w, x_mb, y_mb, best[0], mv);
-        mvs[2 * i]     = mv[0];
-        mvs[2 * i + 1] = mv[1];
-    }
+    esa_reduce(best, k, t, &w, x_mb, y_mb, bx, by, b_width, mvs);
 }
 
 /* mestimate_esa with the block and its window first copied to shared memory
@@ -127,7 +142,6 @@ mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
     unsigned int n, c;
     MEWindow w;
     MESearch s, st;
-    int step;
 
     me_search_setup(&s, cur, ref, linesize, mb_size, search_param,
              (b_width - 1) << log2_mb, (b_height - 1) << log2_mb);
@@ -139,20 +153,7 @@ mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
         unsigned long long kc = me_esa_key_staged(&st, &w, x_mb, y_mb, c);
         k = kc < k ? kc : k;
     }
-    best[t] = k;
-    __syncthreads();
-    for (step = MESTIMATE_ESA_THREADS / 2; step > 0; step >>= 1) {
-        if (t < step && best[t + step] < best[t])
-            best[t] = best[t + step];
-        __syncthreads();
-    }
-    if (!t) {
-        int mv[2];
-        const int i = by * b_width + bx;
-        me_esa_pos(&w, x_mb, y_mb, best[0], mv);
-        mvs[2 * i]     = mv[0];
-        mvs[2 * i + 1] = mv[1];
-    }
+    esa_reduce(best, k, t, &w, x_mb, y_mb, bx, by, b_width, mvs);
 }
 
 /* mestimate_bmN: grid b_width x b_height, MESTIMATE_ESA_THREADS threads,
