@@ -25,6 +25,8 @@
 
 #include <string.h>
 
+#include "config_components.h"
+
 #include "libavutil/common.h"
 #include "libavutil/mem_internal.h"
 
@@ -138,13 +140,11 @@ static void check_dequant_idct_add(const C63DSPContext *c, const uint8_t q[3][64
     bench_new(dst1 + STRIDE, STRIDE, pred + STRIDE, STRIDE, coef, q[0], 8);
 }
 
-static void check_pred(const C63DSPContext *c)
+static void check_sub_pred(const C63DSPContext *c)
 {
     enum { STRIDE = 32, SIZE = 9 * STRIDE };
     LOCAL_ALIGNED_32(uint8_t, src, [SIZE]);
     LOCAL_ALIGNED_32(uint8_t, pred, [SIZE]);
-    LOCAL_ALIGNED_32(uint8_t, dst0, [SIZE]);
-    LOCAL_ALIGNED_32(uint8_t, dst1, [SIZE]);
     LOCAL_ALIGNED_32(int16_t, res0, [64]);
     LOCAL_ALIGNED_32(int16_t, res1, [64]);
 
@@ -167,6 +167,15 @@ static void check_pred(const C63DSPContext *c)
         }
         bench_new(res1, src, STRIDE, pred, STRIDE);
     }
+}
+
+static void check_add_pred(const C63DSPContext *c)
+{
+    enum { STRIDE = 32, SIZE = 9 * STRIDE };
+    LOCAL_ALIGNED_32(uint8_t, pred, [SIZE]);
+    LOCAL_ALIGNED_32(uint8_t, dst0, [SIZE]);
+    LOCAL_ALIGNED_32(uint8_t, dst1, [SIZE]);
+    LOCAL_ALIGNED_32(int16_t, res0, [64]);
 
     if (check_func(c->add_pred, "c63_add_pred")) {
         declare_func(void, uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *pred,
@@ -280,14 +289,27 @@ void checkasm_check_c63dsp(void)
     ff_c63dsp_init(&c);
     ff_c63_quant_tables(q, C63_TABLES_ANNEXK, 1 + rnd() % 50);
 
-    check_fdct_quant(&c, q);
-    report("fdct_quant");
-    check_dequant_idct_add(&c, q);
-    report("dequant_idct_add");
-    check_pred(&c);
+    /* Each function where a codec that uses it is built: the
+     * reconstruction in the decoder and the encoder, add_pred (which no
+     * codec calls) as the CPU side of c63_cuda's reconstruction in
+     * checkcuda, the others in the encoder. */
+    if (CONFIG_C63_ENCODER) {
+        check_fdct_quant(&c, q);
+        report("fdct_quant");
+    }
+    if (CONFIG_C63_DECODER || CONFIG_C63_ENCODER) {
+        check_dequant_idct_add(&c, q);
+        report("dequant_idct_add");
+    }
+    if (CONFIG_C63_ENCODER)
+        check_sub_pred(&c);
+    if (CONFIG_C63_CUDA_ENCODER)
+        check_add_pred(&c);
     report("pred");
-    check_block_sums(&c);
-    report("block_sums");
-    check_me_search(&c);
-    report("me_search");
+    if (CONFIG_C63_ENCODER) {
+        check_block_sums(&c);
+        report("block_sums");
+        check_me_search(&c);
+        report("me_search");
+    }
 }
