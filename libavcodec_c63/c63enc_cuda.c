@@ -308,6 +308,23 @@ static av_cold int init_device(AVCodecContext *avctx)
     return 0;
 }
 
+/* With statistics, record ev on st: the start or the end of a part of a
+ * frame's work that pack_slot() or fetch_packet() times. */
+static int stats_event(AVCodecContext *avctx, CUevent ev, CUstream st)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    return s->collect_stats ? CHECK_CU(s->cu->cuEventRecord(ev, st)) : 0;
+}
+
+/* Add the time from start to end to the total of stage. */
+static void stats_add(AVCodecContext *avctx, enum Stage stage, CUevent start, CUevent end)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    float ms = 0;
+    if (CHECK_CU(s->event_elapsed(&ms, start, end)) >= 0)
+        s->stage_ms[stage] += ms;
+}
+
 /* The packet that the GPU coded, into sl->pkt: its payload, and only that,
  * copied on the packer's stream into the slot's pinned buffer. Called with
  * the context current, once the slot's GPU work is done. */
@@ -331,19 +348,13 @@ static int fetch_packet(AVCodecContext *avctx, C63CudaSlot *sl)
             return ret;
         sl->pkt_host_size = grow;
     }
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_copy[0], s->copy_stream))) < 0)
+    if ((ret = stats_event(avctx, sl->ev_copy[0], s->copy_stream)) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->pkt_host, sl->d_pkt, size, s->copy_stream))) < 0 ||
+        (ret = stats_event(avctx, sl->ev_copy[1], s->copy_stream)) < 0 ||
+        (ret = CHECK_CU(cu->cuStreamSynchronize(s->copy_stream))) < 0)
         return ret;
-    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->pkt_host, sl->d_pkt, size, s->copy_stream))) < 0)
-        return ret;
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_copy[1], s->copy_stream))) < 0)
-        return ret;
-    if ((ret = CHECK_CU(cu->cuStreamSynchronize(s->copy_stream))) < 0)
-        return ret;
-    if (s->collect_stats) {
-        float ms = 0;
-        if (CHECK_CU(s->event_elapsed(&ms, sl->ev_copy[0], sl->ev_copy[1])) >= 0)
-            s->stage_ms[STAGE_DOWNLOAD] += ms;
-    }
+    if (s->collect_stats)
+        stats_add(avctx, STAGE_DOWNLOAD, sl->ev_copy[0], sl->ev_copy[1]);
     if ((ret = ff_get_encode_buffer(avctx, sl->pkt, size, 0)) < 0)
         return ret;
     memcpy(sl->pkt->data, sl->pkt_host, size);
@@ -365,16 +376,10 @@ static int pack_slot(AVCodecContext *avctx, C63CudaSlot *sl)
         return ret;
     ret = CHECK_CU(cu->cuEventSynchronize(sl->ev[NB_STAGES]));
     if (ret >= 0 && s->collect_stats) {
-        for (int i = 0; i < NB_STAGES; i++) {
-            float ms = 0;
-            if (CHECK_CU(s->event_elapsed(&ms, sl->ev[i], sl->ev[i + 1])) >= 0)
-                s->stage_ms[i] += ms;
-        }
-        if (sl->uploaded) {
-            float ms = 0;
-            if (CHECK_CU(s->event_elapsed(&ms, sl->ev_up[0], sl->ev_up[1])) >= 0)
-                s->stage_ms[STAGE_UPLOAD] += ms;
-        }
+        for (int i = 0; i < NB_STAGES; i++)
+            stats_add(avctx, i, sl->ev[i], sl->ev[i + 1]);
+        if (sl->uploaded)
+            stats_add(avctx, STAGE_UPLOAD, sl->ev_up[0], sl->ev_up[1]);
         s->nb_frames++;
     }
     if (ret >= 0)
@@ -841,11 +846,9 @@ static int upload_input(AVCodecContext *avctx, C63CudaSlot *sl, const AVFrame *f
         pitch[p] = cw;
     }
     /* The slot's buffers are free: the slot's last frame is done. */
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_up[0], s->up_stream))) < 0)
-        return ret;
-    if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_in, sl->in_host, s->in_size, s->up_stream))) < 0)
-        return ret;
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev_up[1], s->up_stream))) < 0)
+    if ((ret = stats_event(avctx, sl->ev_up[0], s->up_stream)) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_in, sl->in_host, s->in_size, s->up_stream))) < 0 ||
+        (ret = stats_event(avctx, sl->ev_up[1], s->up_stream)) < 0)
         return ret;
     sl->uploaded = s->collect_stats;
     if ((ret = CHECK_CU(cu->cuEventRecord(sl->ev_in, s->up_stream))) < 0)
@@ -925,86 +928,87 @@ static int launch(AVCodecContext *avctx, CUfunction f, int gx, int gy, int tx, i
     return launch3(avctx, f, gx, gy, 1, tx, ty, shmem, args);
 }
 
-static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
+/* What the stages of one frame share (submit_frame()). */
+typedef struct C63CudaFrame {
+    const AVFrame *frame;
+    C63CudaSlot *sl;
+    enum AVPixelFormat fmt;         ///< the input's (software) format
+    CUdeviceptr src[3];             ///< its planes on the device
+    int         pitch[3];
+    CUdeviceptr ref, rec;           ///< the reference, the reconstruction
+    int         key;                ///< 1 keyframe, 0 not; -1 the kernels decide (c63_scene.key)
+    C63RDParams rd;
+} C63CudaFrame;
+
+/*
+ * Rate control: the frame's kind, its scale, and its tables and its
+ * header with them, for c63_encode and the coder (queued after the frame
+ * before's kernels; copies from pageable memory are staged at once).
+ */
+static int frame_params(AVCodecContext *avctx, C63CudaFrame *f)
 {
     C63CudaEncContext *s = avctx->priv_data;
     const C63Geometry *g = &s->geo;
     CudaFunctions *cu = s->cu;
-    C63CudaSlot *sl = &s->slot[(s->head + s->nb_inflight) % s->depth];
-    enum AVPixelFormat fmt;
-    CUdeviceptr src[3], ref, rec;
-    C63RDParams rd;
+    C63CudaSlot *sl = f->sl;
     uint64_t act = 0;
-    int pitch[3], ret, key, cut = 0;
-    CUcontext dummy;
+    int ret, cut = 0;
 
-    /* The keyframe count and the reference change only when the frame is
-     * queued: a frame refused here (another CUDA context, another format)
-     * or a failed call leaves them as they were, so that the frames that
-     * follow are coded against the last frame that was. With scene cuts
-     * the kernels decide (key -1: c63_scene.key) and the packet says,
-     * unless a buffer model needs the decision before (input_analysis()). */
-    rec = s->d_recon[!s->cur];
-    ref = s->d_recon[s->cur];
-    sl->pts      = frame->pts;
-    sl->duration = frame->duration;
-
-    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+    if (s->rc.vbv && (ret = input_analysis(avctx, sl, f->src[0], f->pitch[0], &act, &cut)) < 0)
         return ret;
-
-    if ((ret = upload_input(avctx, sl, frame, &fmt, src, pitch)) < 0)
-        goto end;
-    /* Rate control: the frame's tables, and its header with them, for
-     * c63_encode and the coder (queued after the frame before's kernels;
-     * copies from pageable memory are staged at once). */
-    if (s->rc.vbv && (ret = input_analysis(avctx, sl, src[0], pitch[0], &act, &cut)) < 0)
-        goto end;
-    key = s->sc && !s->rc.vbv ? -1 :
-          c63_sc_key(frame->pict_type == AV_PICTURE_TYPE_I, s->nb_submitted > 0, s->since_key,
-                     avctx->gop_size, cut);
-    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, key, act, &sl->qscale)) < 0)
-        goto end;
+    f->key = s->sc && !s->rc.vbv ? -1 :
+             c63_sc_key(f->frame->pict_type == AV_PICTURE_TYPE_I, s->nb_submitted > 0,
+                        s->since_key, avctx->gop_size, cut);
+    if ((ret = ff_c63_rc_frame_q(&s->rc, avctx, s->nb_submitted, f->key, act, &sl->qscale)) < 0)
+        return ret;
     if (s->rc.mode == C63_RC_QUALITY) {
-        ff_c63_rd_params(&rd, s->q, avctx->trellis, s->rd_modes);
-    } else {
-        ff_c63_quant_tables_scale(sl->q, s->tables, sl->qscale);
-        ff_c63_rd_params(&rd, sl->q, avctx->trellis, s->rd_modes);
-        ff_c63_write_header(sl->hdr, g->width, g->height, 0, sl->q);
-        if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_q, sl->q, sizeof(sl->q), s->stream))) < 0 ||
-            (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->ecp.hdr, sl->hdr, sizeof(sl->hdr),
-                                                  s->stream))) < 0)
-            goto end;
+        ff_c63_rd_params(&f->rd, s->q, avctx->trellis, s->rd_modes);
+        return 0;
     }
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[0], s->stream))) < 0)
-        goto end;
+    ff_c63_quant_tables_scale(sl->q, s->tables, sl->qscale);
+    ff_c63_rd_params(&f->rd, sl->q, avctx->trellis, s->rd_modes);
+    ff_c63_write_header(sl->hdr, g->width, g->height, 0, sl->q);
+    if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(s->d_q, sl->q, sizeof(sl->q), s->stream))) < 0)
+        return ret;
+    return CHECK_CU(cu->cuMemcpyHtoDAsync(s->ecp.hdr, sl->hdr, sizeof(sl->hdr), s->stream));
+}
 
-    {
-        C63ConvParams cp;
-        void *args[] = { &cp };
-        for (int p = 0; p < 3; p++) {
-            C63ConvPlane *c = &cp.p[p];
-            c->dst   = s->d_orig + s->plane_off[p];
-            c->dw    = g->w[p];
-            c->dh    = g->h[p];
-            c->src   = src[p];
-            c->pitch = pitch[p];
-            c->sw    = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
-            c->sh    = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
-            c->step  = 1;
-            if (fmt == AV_PIX_FMT_NV12 && p) {
-                c->src   = src[1] + (p - 1);
-                c->pitch = pitch[1];
-                c->step  = 2;
-            }
+/* STAGE_CONVERT: the input into the padded planes. */
+static int launch_convert(AVCodecContext *avctx, const C63CudaFrame *f)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    C63ConvParams cp;
+    void *args[] = { &cp };
+
+    for (int p = 0; p < 3; p++) {
+        C63ConvPlane *c = &cp.p[p];
+        c->dst   = s->d_orig + s->plane_off[p];
+        c->dw    = g->w[p];
+        c->dh    = g->h[p];
+        c->src   = f->src[p];
+        c->pitch = f->pitch[p];
+        c->sw    = p ? AV_CEIL_RSHIFT(g->width, 1) : g->width;
+        c->sh    = p ? AV_CEIL_RSHIFT(g->height, 1) : g->height;
+        c->step  = 1;
+        if (f->fmt == AV_PIX_FMT_NV12 && p) {
+            c->src   = f->src[1] + (p - 1);
+            c->pitch = f->pitch[1];
+            c->step  = 2;
         }
-        if ((ret = launch(avctx, s->f_convert, c63_conv_layout(&cp), 1,
-                          C63_CONV_THREADS, 1, 0, args)) < 0)
-            goto end;
     }
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[1], s->stream))) < 0)
-        goto end;
+    return launch(avctx, s->f_convert, c63_conv_layout(&cp), 1, C63_CONV_THREADS, 1, 0, args);
+}
 
-    if (key < 0) {
+/* STAGE_ME: the scene cut where the kernels decide it, the vectors of
+ * an inter frame (or of a frame that may be one) and their choice. */
+static int launch_motion(AVCodecContext *avctx, const C63CudaFrame *f)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    int ret;
+
+    if (f->key < 0) {
         C63SceneParams sp = {
             .luma      = s->d_orig,
             .stride    = g->w[0],
@@ -1012,93 +1016,143 @@ static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
             .height    = g->height,
             .threshold = s->sc,
             .gop       = avctx->gop_size,
-            .force     = frame->pict_type == AV_PICTURE_TYPE_I,
+            .force     = f->frame->pict_type == AV_PICTURE_TYPE_I,
         };
         void *args[] = { &sp };
         if ((ret = launch(avctx, s->f_sc_hist, sc_hist_grid(g), 1, C63_SC_THREADS, 1, 0,
                           args)) < 0 ||
             (ret = launch(avctx, s->f_sc_decide, 1, 1, C63_SC_BINS, 1, 0, args)) < 0)
+            return ret;
+    }
+    if (f->key > 0)
+        return 0;
+    /* luma (p = 0), then both chroma planes (same size and range) in one
+     * launch; with scene cuts, they return at once on a keyframe */
+    for (int p = 0; p < 2; p++) {
+        CUdeviceptr mv  = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
+        CUdeviceptr cur = s->d_orig + s->plane_off[p];
+        CUdeviceptr rp  = f->ref + s->plane_off[p];
+        int w = g->w[p], h = g->h[p], r = s->range[p], nr = C63_ME_NR(r);
+        int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, nr);
+        int zstride = p ? s->plane_off[2] - s->plane_off[1] : 0;
+        int sc = f->key < 0;
+        void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride, &sc };
+        if ((ret = launch3(avctx, s->f_me[p], w / 8, h / 8, p ? 2 : 1,
+                           C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
+            return ret;
+    }
+    if (f->rd.lambda_me) {
+        const uint8_t (*q)[64] = s->rc.mode == C63_RC_QUALITY ? s->q : f->sl->q;
+        C63MVRDParams mp = s->mvrdp;
+        void *args[] = { &mp };
+        mp.ref       = f->ref;
+        mp.lambda_me = f->rd.lambda_me;
+        mp.modes     = f->rd.modes;
+        mp.sc        = f->key < 0;
+        for (int p = 0; p < 3; p++)
+            mp.p[p].qdc = q[p][0];
+        if ((ret = launch(avctx, s->f_mv_rd, (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
+                          32 * C63_MVRD_WARPS, 1, 0, args)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* STAGE_ENCODE: transform, quantisation and reconstruction of the three
+ * planes in one launch; with -trellis 2 the levels, the DC chain of each
+ * MCU row, then the reconstruction. */
+static int launch_encode(AVCodecContext *avctx, const C63CudaFrame *f)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    C63EncParams ep = s->encp;
+    void *args[] = { &ep };
+    int ret;
+
+    ep.rec    = f->rec;
+    ep.ref    = f->ref;
+    ep.key    = f->key;
+    ep.lambda = f->rd.lambda;
+    if (f->rd.dc) {
+        C63DCChainParams dp = s->dcp;
+        void *dargs[] = { &dp };
+        dp.lambda = f->rd.lambda;
+        if ((ret = launch(avctx, s->f_encode_rdq, s->enc_grid, 1, C63_ENC_THREADS, 1, 0,
+                          args)) < 0 ||
+            (ret = launch(avctx, s->f_dc_chain, dp.nchains, 1, 32, 1, 0, dargs)) < 0)
+            return ret;
+        return launch(avctx, s->f_recon, s->enc_grid, 1, C63_ENC_THREADS, 1, 0, args);
+    }
+    return launch(avctx, f->rd.lambda ? s->f_encode_rd : s->f_encode, s->enc_grid, 1,
+                  C63_ENC_THREADS, 1, 0, args);
+}
+
+/* STAGE_ENTROPY: the GPU coder's kernels, into the slot's packet. */
+static int launch_entropy(AVCodecContext *avctx, const C63CudaFrame *f)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    C63ECParams ecp = s->ecp;
+    void *args[] = { &ecp };
+    int ret;
+
+    ecp.pkt      = f->sl->d_pkt;
+    ecp.keyframe = f->key;
+    for (int i = 0; i < NB_EC; i++)
+        if ((ret = launch(avctx, s->f_ec[i], s->ec_grid[i], 1,
+                          i == EC_CODE ? C63EC_CODE_THREADS : C63EC_THREADS, 1, 0, args)) < 0)
+            return ret;
+    return 0;
+}
+
+/* STAGE_DOWNLOAD: only the packet's size; the packer copies the payload. */
+static int queue_size_copy(AVCodecContext *avctx, const C63CudaFrame *f)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+
+    return CHECK_CU(cu->cuMemcpyDtoHAsync(f->sl->info_host, s->ecp.info,
+                                          sizeof(*f->sl->info_host), s->stream));
+}
+
+/* The stages on the compute stream, in order: stage i lies between the
+ * slot's events ev[i] and ev[i + 1] (pack_slot() times them). */
+static int (*const stage_launch[NB_STAGES])(AVCodecContext *avctx, const C63CudaFrame *f) = {
+    [STAGE_CONVERT]  = launch_convert,
+    [STAGE_ME]       = launch_motion,
+    [STAGE_ENCODE]   = launch_encode,
+    [STAGE_ENTROPY]  = launch_entropy,
+    [STAGE_DOWNLOAD] = queue_size_copy,
+};
+
+static int submit_frame(AVCodecContext *avctx, const AVFrame *frame)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    CudaFunctions *cu = s->cu;
+    C63CudaSlot *sl = &s->slot[(s->head + s->nb_inflight) % s->depth];
+    C63CudaFrame f = { .frame = frame, .sl = sl };
+    CUcontext dummy;
+    int ret;
+
+    /* The keyframe count and the reference change only when the frame is
+     * queued: a frame refused here (another CUDA context, another format)
+     * or a failed call leaves them as they were, so that the frames that
+     * follow are coded against the last frame that was. With scene cuts
+     * the kernels decide (key -1: c63_scene.key) and the packet says,
+     * unless a buffer model needs the decision before (input_analysis()). */
+    f.rec = s->d_recon[!s->cur];
+    f.ref = s->d_recon[s->cur];
+    sl->pts      = frame->pts;
+    sl->duration = frame->duration;
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx))) < 0)
+        return ret;
+
+    if ((ret = upload_input(avctx, sl, frame, &f.fmt, f.src, f.pitch)) < 0 ||
+        (ret = frame_params(avctx, &f)) < 0)
+        goto end;
+    for (int i = 0; i < NB_STAGES; i++)
+        if ((ret = stats_event(avctx, sl->ev[i], s->stream)) < 0 ||
+            (ret = stage_launch[i](avctx, &f)) < 0)
             goto end;
-    }
-    if (key <= 0) {
-        /* luma (p = 0), then both chroma planes (same size and range) in one
-         * launch; with scene cuts, they return at once on a keyframe */
-        for (int p = 0; p < 2; p++) {
-            CUdeviceptr mv  = s->d_mv + s->plane_off[p] / 64 * sizeof(C63MV);
-            CUdeviceptr cur = s->d_orig + s->plane_off[p];
-            CUdeviceptr rp  = ref + s->plane_off[p];
-            int w = g->w[p], h = g->h[p], r = s->range[p], nr = C63_ME_NR(r);
-            int win_stride = BM_STRIDE(8, 2 * r), win_rows = BM_ROWS_N(8, 2 * r, nr);
-            int zstride = p ? s->plane_off[2] - s->plane_off[1] : 0;
-            int sc = key < 0;
-            void *args[] = { &mv, &cur, &rp, &w, &h, &r, &win_stride, &zstride, &sc };
-            if ((ret = launch3(avctx, s->f_me[p], w / 8, h / 8, p ? 2 : 1,
-                               C63_ME_THREADS(r, nr), 1, win_stride * win_rows, args)) < 0)
-                goto end;
-        }
-        if (rd.lambda_me) {
-            const uint8_t (*q)[64] = s->rc.mode == C63_RC_QUALITY ? s->q : sl->q;
-            C63MVRDParams mp = s->mvrdp;
-            void *args[] = { &mp };
-            mp.ref       = ref;
-            mp.lambda_me = rd.lambda_me;
-            mp.modes     = rd.modes;
-            mp.sc        = key < 0;
-            for (int p = 0; p < 3; p++)
-                mp.p[p].qdc = q[p][0];
-            if ((ret = launch(avctx, s->f_mv_rd,
-                              (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
-                              32 * C63_MVRD_WARPS, 1, 0, args)) < 0)
-                goto end;
-        }
-    }
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[2], s->stream))) < 0)
-        goto end;
-
-    {
-        /* the three planes in one launch */
-        C63EncParams ep = s->encp;
-        void *args[] = { &ep };
-        ep.rec    = rec;
-        ep.ref    = ref;
-        ep.key    = key;
-        ep.lambda = rd.lambda;
-        if (rd.dc) {
-            /* the levels, the DC chain of each MCU row, the reconstruction */
-            C63DCChainParams dp = s->dcp;
-            void *dargs[] = { &dp };
-            dp.lambda = rd.lambda;
-            if ((ret = launch(avctx, s->f_encode_rdq, s->enc_grid, 1, C63_ENC_THREADS, 1, 0,
-                              args)) < 0 ||
-                (ret = launch(avctx, s->f_dc_chain, dp.nchains, 1, 32, 1, 0, dargs)) < 0 ||
-                (ret = launch(avctx, s->f_recon, s->enc_grid, 1, C63_ENC_THREADS, 1, 0,
-                              args)) < 0)
-                goto end;
-        } else if ((ret = launch(avctx, rd.lambda ? s->f_encode_rd : s->f_encode, s->enc_grid, 1,
-                                 C63_ENC_THREADS, 1, 0, args)) < 0) {
-            goto end;
-        }
-    }
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[3], s->stream))) < 0)
-        goto end;
-
-    {
-        C63ECParams ecp = s->ecp;
-        void *args[] = { &ecp };
-        ecp.pkt      = sl->d_pkt;
-        ecp.keyframe = key;
-        for (int i = 0; i < NB_EC; i++)
-            if ((ret = launch(avctx, s->f_ec[i], s->ec_grid[i], 1,
-                              i == EC_CODE ? C63EC_CODE_THREADS : C63EC_THREADS, 1, 0, args)) < 0)
-                goto end;
-    }
-    if (s->collect_stats && (ret = CHECK_CU(cu->cuEventRecord(sl->ev[4], s->stream))) < 0)
-        goto end;
-
-    /* Only the size: the packer copies the payload. */
-    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->info_host, s->ecp.info,
-                                              sizeof(*sl->info_host), s->stream))) < 0)
-        goto end;
     ret = CHECK_CU(cu->cuEventRecord(sl->ev[NB_STAGES], s->stream));
 
 end:
@@ -1113,7 +1167,7 @@ end:
         av_frame_unref(sl->frame);
         return ret;
     }
-    s->since_key = key > 0 ? 1 : s->since_key + 1;
+    s->since_key = f.key > 0 ? 1 : s->since_key + 1;
     s->cur ^= 1;
     s->nb_submitted++;
     s->nb_inflight++;
