@@ -24,57 +24,30 @@
  * estimation against the previous reconstruction, float DCT, JPEG-style
  * entropy coding. Also the CPU twin of the c63_cuda encoder.
  *
- * Threads: two frames in a row are in flight at once. A thread takes the
- * MCU rows of the oldest frame that has rows left: from the top or from the
- * bottom of a segment of the picture of its own, so that what a thread
- * writes (the reconstruction, its sums, the coefficients) is mostly read
- * again by the same thread, in this frame and the next; it takes rows
- * elsewhere only when its own are taken. After a row, the thread that
- * completes what the entropy coding of a row or the sums of a row (the
- * next frame's motion search bounds) need runs it. A row of the second
- * frame waits only for the rows of the first that it reads or overwrites,
- * so the threads go on into the next frame instead of meeting at the end
- * of each one. The caller's thread is one of the threads: while it waits
- * for a frame's packet it runs rows too, as slice threading's caller does;
- * the others are the worker threads of an AVExecutor. A packet may thus
- * come one frame late; the output does not depend on the thread count.
- * With one thread there is no delay and every row runs on the caller's
- * thread, from the top.
+ * The MCU rows of up to two frames run on the caller's thread and worker
+ * threads (c63enc_thread.c); the jobs they run are here.
  */
 
 #include <math.h>
-#include <stdatomic.h>
 #include <string.h>
 
-#include "config.h"
-
 #include "libavutil/avassert.h"
-#include "libavutil/cpu.h"
-#include "libavutil/executor.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/mem.h"
-#include "libavutil/mem_internal.h"
 #include "libavutil/opt.h"
 #include "libavcodec/avcodec.h"
 #include "libavcodec/codec_internal.h"
 #include "libavcodec/encode.h"
 #include "libavcodec/me_cmp.h"
-#include "libavcodec/pthread_internal.h"
 #include "libavcodec/threadprogress.h"
 
 #include "c63.h"
 #include "c63dsp.h"
 #include "c63enc.h"
+#include "c63enc_thread.h"
 #include "c63me.h"
 #include "c63rc.h"
 #include "c63scene.h"
-
-/* Frames in flight at most (with more than one thread), and the sets of
- * progress for them: a frame's jobs may still read the progress of the
- * frame before it after that one has been output, so a set is taken again
- * only two frames later. */
-#define MAX_INFLIGHT  2
-#define NB_PROGRESS   (MAX_INFLIGHT + 1)
 
 /* The buffers a frame fills; the frame two after it takes them again, once
  * its packet is out. */
@@ -88,46 +61,6 @@ typedef struct C63EncBuffers {
     uint8_t      *dcb;              ///< -trellis 2: the DC chain's way back
     C63Writer     writer;
 } C63EncBuffers;
-
-/* A frame in the encoder: its jobs and their progress. The fields that
- * threads write as they go are on cache lines of their own. */
-typedef struct C63EncFrame {
-    AVFrame        *frame;          ///< the input, until the packet is made
-    C63EncBuffers  *buf;
-    const struct C63EncFrame *prev; ///< the frame coded before it, or NULL
-    int             cur;            ///< it reconstructs into recon[cur]
-    int             nb_sums;        ///< its reconstruction's sums jobs (0 or mb_h)
-    atomic_uint     number;         ///< the frame's number (modulo 2^32)
-    /* nb_seg words: the rows of segment k not yet taken, top | end << 16;
-     * all 0 (none) while the set is being filled */
-    atomic_uint    *claim;
-    atomic_int     *code_wait;      ///< mb_h: rows a row's entropy coding still waits for
-    atomic_int     *sums_wait;      ///< mb_h: rows a row's sums still wait for
-    ThreadProgress *row_done;       ///< mb_h: each MCU row reconstructed
-    ThreadProgress *sums_done;      ///< mb_h: the sums of each MCU row
-    ThreadProgress  done;           ///< 1 when every job has run
-    DECLARE_ALIGNED(64, atomic_int, jobs_left);
-} C63EncFrame;
-
-/* The jobs that a thread completed the rows for (sums and entropy coding)
- * and runs after its rows of that frame: rows, sums and entropy coding
- * each run back to back, as with one thread. */
-typedef struct C63Todo {
-    DECLARE_ALIGNED(64, C63EncFrame *, f);  ///< the frame of the jobs
-    int       nb;
-    uint32_t *job;                  ///< 2 * mb_h: row | TODO_CODE
-} C63Todo;
-#define TODO_CODE 0x80000000u
-
-/* What wakes a worker thread: an executor task that runs the rows left
- * (run_rows()). There are threads - 1 workers, the caller being the other
- * thread. Each is queued at most once; one that is queued or has not yet
- * looked for rows will find the ones published after it was queued, so it
- * need not be queued again for them. */
-typedef struct C63Waker {
-    AVTask      task;
-    atomic_int  queued;
-} C63Waker;
 
 typedef struct C63EncContext {
     const AVClass *class;
@@ -152,15 +85,7 @@ typedef struct C63EncContext {
     uint8_t      *recon[2][3];      ///< padded reconstructions
     uint16_t     *bsum[2][3];       ///< 8x2 sums of recon[0] and recon[1]
     C63EncBuffers buf[MAX_INFLIGHT];
-    C63EncFrame   fr[NB_PROGRESS];
-
-    int           nb_workers;       ///< worker threads beside the caller (0: none)
-    int           depth;            ///< frames in flight before one is waited for
-    AVExecutor   *exec;
-    C63Waker     *wakers;           ///< nb_workers
-    int           nb_seg;           ///< segments of the picture: ceil(threads / 2), at most mb_h
-    C63Todo      *todo;             ///< one per thread (role)
-    atomic_int    nb_roles;         ///< roles given: 0 is the caller's
+    C63EncThreads th;               ///< the frames in flight and the threads
 
     AVFrame      *in;
     int64_t       nb_submitted;     ///< frames submitted
@@ -170,32 +95,6 @@ typedef struct C63EncContext {
     int           eof;
     int           error;            ///< after a lost packet, every call fails
 } C63EncContext;
-
-static int run_rows(C63EncContext *s, int role);
-
-/* local: the executor thread's role, 1 .. nb_workers, set at its first
- * task (a task may run on any of the threads) */
-static int waker_run(AVTask *t, void *local, void *opaque)
-{
-    C63EncContext *s = opaque;
-    C63Waker *w = (C63Waker *)t;
-    int *role = local;
-
-    atomic_store(&w->queued, 0);
-    if (!*role)
-        *role = atomic_fetch_add(&s->nb_roles, 1);
-    return run_rows(s, *role);
-}
-
-static int waker_ready(const AVTask *t, void *opaque)
-{
-    return 1;
-}
-
-static int waker_priority_higher(const AVTask *a, const AVTask *b)
-{
-    return 0;
-}
 
 static av_cold int c63_encode_init(AVCodecContext *avctx)
 {
@@ -218,17 +117,12 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
     ff_c63_init_huff_codes();
     ff_c63dsp_init(&s->dsp);
     ff_me_cmp_init(&s->mecc, avctx);
-
-    s->nb_workers = (avctx->thread_count ? avctx->thread_count
-                                         : FFMIN(av_cpu_count(), MAX_AUTO_THREADS)) - 1;
-    if (s->nb_workers < 1 || !HAVE_THREADS)
-        s->nb_workers = 0;
-    s->depth = s->nb_workers ? MAX_INFLIGHT : 1;
-    s->nb_seg = av_clip((s->nb_workers + 2) / 2, 1, g->mb_h);
+    if ((ret = ff_c63enc_thread_init(&s->th, avctx, s, g->mb_h)) < 0)
+        return ret;
 
     /* Coefficients and vectors of the three planes in one buffer each. */
     total = (size_t)g->w[0] * g->h[0] + 2 * (size_t)g->w[1] * g->h[1];
-    for (int i = 0; i < s->depth; i++) {
+    for (int i = 0; i < s->th.depth; i++) {
         C63EncBuffers *b = &s->buf[i];
         b->coded.coef[0] = av_malloc_array(total, sizeof(int16_t));
         b->coded.mv[0]   = av_calloc(total / 64, sizeof(C63MV));
@@ -258,50 +152,8 @@ static av_cold int c63_encode_init(AVCodecContext *avctx)
         if (!s->recon[0][p] || !s->recon[1][p] || !s->bsum[0][p] || !s->bsum[1][p])
             return AVERROR(ENOMEM);
     }
-    for (int i = 0; i < NB_PROGRESS; i++) {
-        C63EncFrame *f = &s->fr[i];
-        f->claim     = av_calloc(s->nb_seg, sizeof(*f->claim));
-        f->code_wait = av_calloc(g->mb_h, sizeof(*f->code_wait));
-        f->sums_wait = av_calloc(g->mb_h, sizeof(*f->sums_wait));
-        f->row_done  = av_calloc(g->mb_h, sizeof(*f->row_done));
-        f->sums_done = av_calloc(g->mb_h, sizeof(*f->sums_done));
-        if (!f->claim || !f->code_wait || !f->sums_wait || !f->row_done || !f->sums_done)
-            return AVERROR(ENOMEM);
-        for (int j = 0; j < g->mb_h; j++) {
-            if ((ret = ff_thread_progress_init(&f->row_done[j], s->nb_workers > 0)) < 0 ||
-                (ret = ff_thread_progress_init(&f->sums_done[j], s->nb_workers > 0)) < 0)
-                return ret;
-        }
-        if ((ret = ff_thread_progress_init(&f->done, s->nb_workers > 0)) < 0)
-            return ret;
-        if (!(f->frame = av_frame_alloc()))
-            return AVERROR(ENOMEM);
-    }
     if (!(s->in = av_frame_alloc()))
         return AVERROR(ENOMEM);
-    if (!(s->todo = av_calloc(s->nb_workers + 1, sizeof(*s->todo))))
-        return AVERROR(ENOMEM);
-    atomic_init(&s->nb_roles, 1);
-    for (int i = 0; i <= s->nb_workers; i++)
-        if (!(s->todo[i].job = av_malloc_array(2 * g->mb_h, sizeof(*s->todo[i].job))))
-            return AVERROR(ENOMEM);
-
-    if (s->nb_workers) {
-        const AVTaskCallbacks cb = {
-            .user_data       = s,
-            .priority_higher = waker_priority_higher,
-            .ready           = waker_ready,
-            .run             = waker_run,
-            .local_context_size = sizeof(int),
-        };
-        s->wakers = av_calloc(s->nb_workers, sizeof(*s->wakers));
-        if (!s->wakers)
-            return AVERROR(ENOMEM);
-        if (!(s->exec = av_executor_alloc(&cb, s->nb_workers))) {
-            av_log(avctx, AV_LOG_ERROR, "Cannot start %d worker threads\n", s->nb_workers);
-            return AVERROR(ENOMEM);
-        }
-    }
     s->since_key = avctx->gop_size;
     return 0;
 }
@@ -440,9 +292,7 @@ void ff_c63_encode_row(const C63RowCoding *c, int v)
     }
 }
 
-/* Motion estimation, transform and reconstruction of MCU row v of frame f,
- * once the rows of the frame before that it reads or overwrites are done. */
-static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
+void ff_c63enc_job_row(C63EncContext *s, C63EncFrame *f, int v)
 {
     const C63Geometry *g = &s->geo;
     const C63EncFrame *prev = f->prev;
@@ -484,132 +334,14 @@ static void encode_row(C63EncContext *s, C63EncFrame *f, int v)
     ff_c63_encode_row(&c, v);
 }
 
-static void job_done(C63EncFrame *f)
+void ff_c63enc_job_sums(C63EncContext *s, C63EncFrame *f, int v)
 {
-    if (atomic_fetch_sub(&f->jobs_left, 1) == 1)
-        ff_thread_progress_report(&f->done, 1);
+    bsum_rows(s, f->cur, v);
 }
 
-/* One row fewer for job w | code of t's frame: the sums of row w (which
- * need rows w and w + 1) or its entropy coding (rows w - 1 and w); the
- * thread that brings it to none runs it, later (run_todo()). */
-static void dep_done(C63EncContext *s, C63Todo *t, int w, uint32_t code)
+void ff_c63enc_job_code(C63EncContext *s, C63EncFrame *f, int v)
 {
-    atomic_int *wait = code ? t->f->code_wait : t->f->sums_wait;
-
-    if (w >= 0 && w < s->geo.mb_h && atomic_fetch_sub(&wait[w], 1) == 1)
-        t->job[t->nb++] = w | code;
-}
-
-/* The jobs t holds: the sums first, which the next frame's rows wait for. */
-static void run_todo(C63EncContext *s, C63Todo *t)
-{
-    C63EncFrame *f = t->f;
-
-    for (int i = 0; i < t->nb; i++) {
-        if (!(t->job[i] & TODO_CODE)) {
-            bsum_rows(s, f->cur, t->job[i]);
-            ff_thread_progress_report(&f->sums_done[t->job[i]], 1);
-            job_done(f);
-        }
-    }
-    for (int i = 0; i < t->nb; i++) {
-        if (t->job[i] & TODO_CODE) {
-            ff_c63_write_row(&f->buf->writer, &s->geo, &f->buf->coded, t->job[i] & ~TODO_CODE);
-            job_done(f);
-        }
-    }
-    t->nb = 0;
-}
-
-/* MCU row v of f (t's frame): motion estimation, transform and
- * reconstruction; the sums and entropy coding it completes go to t. */
-static void run_row(C63EncContext *s, C63Todo *t, int v)
-{
-    C63EncFrame *f = t->f;
-
-    encode_row(s, f, v);
-    ff_thread_progress_report(&f->row_done[v], 1);
-    if (f->nb_sums) {
-        dep_done(s, t, v - 1, 0);
-        dep_done(s, t, v, 0);
-    }
-    dep_done(s, t, v, TODO_CODE);
-    dep_done(s, t, v + 1, TODO_CODE);
-    job_done(f);
-}
-
-/* Take row from segment k of f: its top row (dir 0) or its bottom row
- * (dir 1). */
-static int claim_row(C63EncFrame *f, int k, int dir, int *v)
-{
-    unsigned w = atomic_load(&f->claim[k]), top, end;
-
-    do {
-        top = w & 0xFFFF;
-        end = w >> 16;
-        if (top >= end)
-            return 0;
-    } while (!atomic_compare_exchange_weak(&f->claim[k], &w, dir ? w - 0x10000 : w + 1));
-    *v = dir ? end - 1 : top;
-    return 1;
-}
-
-/* Take a row of the oldest frame in flight that has rows left and run it;
- * 0 if no frame has. Thread role (0: the caller) takes the rows of segment
- * role / 2 from the top (even roles) or the bottom (odd roles), then those
- * of the other segments. Before a row of another frame, or before
- * returning 0, it runs the jobs it holds (run_todo()), so that it never
- * waits while holding jobs that a row waits for.
- *
- * The rows of a frame are taken before a row of the next one is (a thread
- * that was late to take a row of a frame whose set was filled again
- * meanwhile may take a row of the newer frame early: that row then waits,
- * but the caller goes on with the older frame's rows in output_frame()),
- * and a row waits only for rows and sums of the frame before. A set being
- * filled has no rows left: its claim words are 0 until the rest is set. */
-static int run_next_row(C63EncContext *s, int role)
-{
-    const int home = role / 2 % s->nb_seg, dir = role & 1;
-    C63Todo *t = &s->todo[role];
-
-    for (;;) {
-        C63EncFrame *f = NULL;
-        int v;
-
-        for (int i = 0; i < NB_PROGRESS; i++) {
-            C63EncFrame *c = &s->fr[i];
-            int left = 0;
-            for (int k = 0; k < s->nb_seg && !left; k++) {
-                unsigned w = atomic_load(&c->claim[k]);
-                left = (w & 0xFFFF) < (w >> 16);
-            }
-            if (left && (!f || (int)(atomic_load(&c->number) - atomic_load(&f->number)) < 0))
-                f = c;
-        }
-        if (!f) {
-            run_todo(s, t);
-            return 0;
-        }
-        if (t->f != f)
-            run_todo(s, t);
-        for (int k = 0; k < s->nb_seg; k++) {
-            if (claim_row(f, (home + k) % s->nb_seg, dir, &v)) {
-                t->f = f;
-                run_row(s, t, v);
-                return 1;
-            }
-        }
-        /* taken meanwhile: look again */
-    }
-}
-
-/* Take rows until none is left. */
-static int run_rows(C63EncContext *s, int role)
-{
-    while (run_next_row(s, role))
-        ;
-    return 0;
+    ff_c63_write_row(&f->buf->writer, &s->geo, &f->buf->coded, v);
 }
 
 /* Set up frame (its reference moved in) as the next frame and publish its
@@ -618,10 +350,11 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
 {
     C63EncContext *s = avctx->priv_data;
     const C63Geometry *g = &s->geo;
-    C63EncFrame *f    = &s->fr[s->nb_submitted % NB_PROGRESS];
-    C63EncFrame *prev = s->nb_submitted ? &s->fr[(s->nb_submitted - 1) % NB_PROGRESS] : NULL;
-    C63EncBuffers *b  = &s->buf[s->nb_submitted % s->depth];
-    int ret, nb_jobs, key, cut = 0;
+    const C63EncFrame *prev = s->nb_submitted ? &s->th.fr[(s->nb_submitted - 1) % NB_PROGRESS]
+                                              : NULL;
+    C63EncBuffers *b  = &s->buf[s->nb_submitted % s->th.depth];
+    C63EncFrame *f;
+    int ret, key, cut = 0;
 
     if (frame->width != avctx->width || frame->height != avctx->height) {
         av_log(avctx, AV_LOG_ERROR, "Frame size %dx%d differs from the encoder's %dx%d\n",
@@ -650,9 +383,8 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
         (ret = ff_c63_write_begin(&b->writer, g)) < 0)
         return ret;
 
-    /* the set of the frame two before: output, and read by no job now */
-    for (int k = 0; k < s->nb_seg; k++)
-        atomic_store(&f->claim[k], 0);
+    /* the set of the frame two before */
+    f = ff_c63enc_thread_frame(&s->th, s->nb_submitted);
     av_frame_move_ref(f->frame, frame);
     f->buf     = b;
     f->prev    = prev;
@@ -669,45 +401,18 @@ static int submit_frame(AVCodecContext *avctx, AVFrame *frame)
      * a keyframe (then, the next frame being inter, they are always made) */
     f->nb_sums = s->since_key < avctx->gop_size ? g->mb_h : 0;
     av_assert0(key || (prev && prev->nb_sums));
-    /* the rows, their entropy coding and the sums */
-    nb_jobs = 2 * g->mb_h + f->nb_sums;
-    for (int i = 0; i < g->mb_h; i++) {
-        ff_thread_progress_reset(&f->row_done[i]);
-        ff_thread_progress_reset(&f->sums_done[i]);
-        atomic_store(&f->code_wait[i], 1 + (i > 0));
-        atomic_store(&f->sums_wait[i], 1 + (i + 1 < g->mb_h));
-    }
-    ff_thread_progress_reset(&f->done);
-    atomic_store(&f->jobs_left, nb_jobs);
-    atomic_store(&f->number, (unsigned)s->nb_submitted);
-    s->nb_submitted++;
-
-    /* publish: the segments' rows */
-    for (int k = 0; k < s->nb_seg; k++)
-        atomic_store(&f->claim[k], (unsigned)(k * g->mb_h / s->nb_seg) |
-                                   (unsigned)((k + 1) * g->mb_h / s->nb_seg) << 16);
-    if (!s->exec)
-        return run_rows(s, 0);
-    for (int i = 0; i < s->nb_workers; i++)
-        if (!atomic_exchange(&s->wakers[i].queued, 1))
-            av_executor_execute(s->exec, &s->wakers[i].task);
-    return 0;
+    return ff_c63enc_thread_submit(&s->th, f, s->nb_submitted++);
 }
 
 /* The packet of the oldest frame in flight, once its jobs are done. */
 static int output_frame(AVCodecContext *avctx, AVPacket *pkt)
 {
     C63EncContext *s = avctx->priv_data;
-    C63EncFrame *f = &s->fr[s->nb_output % NB_PROGRESS];
+    C63EncFrame *f = &s->th.fr[s->nb_output % NB_PROGRESS];
     C63EncBuffers *b = f->buf;
     int ret;
 
-    /* The caller runs rows (of this frame or the next) until the frame is
-     * done, one at a time: the packet goes out at most a row after it. */
-    while (atomic_load(&f->jobs_left) && run_next_row(s, 0))
-        ;
-    run_todo(s, &s->todo[0]);
-    ff_thread_progress_await(&f->done, 1);
+    ff_c63enc_thread_wait(&s->th, f);
     s->nb_output++;
     ret = ff_c63_write_end(avctx, &b->writer, pkt, &s->geo, b->q, &b->coded);
     if (ret >= 0)
@@ -736,7 +441,7 @@ static int c63_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
 
     if (s->error)
         return s->error;
-    while (!s->eof && s->nb_submitted - s->nb_output < s->depth) {
+    while (!s->eof && s->nb_submitted - s->nb_output < s->th.depth) {
         ret = ff_encode_get_frame(avctx, s->in);
         if (ret == AVERROR_EOF) {
             s->eof = 1;
@@ -745,7 +450,7 @@ static int c63_receive_packet(AVCodecContext *avctx, AVPacket *pkt)
         if (ret == AVERROR(EAGAIN)) {
             /* room for more input: only a packet that is ready */
             if (s->nb_submitted > s->nb_output &&
-                !atomic_load(&s->fr[s->nb_output % NB_PROGRESS].jobs_left))
+                ff_c63enc_thread_done(&s->th.fr[s->nb_output % NB_PROGRESS]))
                 return output_frame(avctx, pkt);
             return ret;
         }
@@ -767,9 +472,7 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
 {
     C63EncContext *s = avctx->priv_data;
 
-    /* waits for the jobs published */
-    av_executor_free(&s->exec);
-    av_freep(&s->wakers);
+    ff_c63enc_thread_free(&s->th);
     for (int p = 0; p < 3; p++) {
         av_freep(&s->recon[0][p]);
         av_freep(&s->recon[1][p]);
@@ -786,27 +489,8 @@ static av_cold int c63_encode_close(AVCodecContext *avctx)
         av_freep(&b->dcb);
         ff_c63_writer_free(&b->writer);
     }
-    for (int i = 0; i < NB_PROGRESS; i++) {
-        C63EncFrame *f = &s->fr[i];
-        for (int j = 0; j < s->geo.mb_h; j++) {
-            if (f->row_done)
-                ff_thread_progress_destroy(&f->row_done[j]);
-            if (f->sums_done)
-                ff_thread_progress_destroy(&f->sums_done[j]);
-        }
-        ff_thread_progress_destroy(&f->done);
-        av_freep(&f->claim);
-        av_freep(&f->code_wait);
-        av_freep(&f->sums_wait);
-        av_freep(&f->row_done);
-        av_freep(&f->sums_done);
-        av_frame_free(&f->frame);
-    }
     av_frame_free(&s->in);
     ff_c63_rc_uninit(&s->rc, avctx);
-    for (int i = 0; s->todo && i <= s->nb_workers; i++)
-        av_freep(&s->todo[i].job);
-    av_freep(&s->todo);
     return 0;
 }
 
