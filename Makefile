@@ -306,16 +306,20 @@ gpu-bundle: obj checkcuda
 	+@$(MAKE) --no-print-directory $(OBJ)/tests/cpuscaling
 	@sh tools/gpu-bundle.sh $(BUILD) $(OBJ) $(BUILD)/$(GPU_BUNDLE)
 
-# The harnesses built here (checkcuda, checkdrawtext, checkframediff) write
-# their dependencies as the FFmpeg build's objects do, the compiler listing
-# the headers each includes (NAME.d beside it), read back here.
-HARNESS_DEPFLAGS = -MMD -MP -MF $@.d -MT $@
--include $(wildcard $(OBJ)/checkcuda.d $(OBJ)/checkdrawtext.d $(OBJ)/checkframediff.d)
-
-# checkcuda: the CUDA kernels against their CPU twins (tests/harness/checkcuda.cpp).
-# Built by make check too, so that it always compiles; it needs a GPU only
-# to run.
+# checkcuda: the CUDA kernels against their CPU twins: tests/harness/checkcuda.cpp
+# (main and what the components share) and a file for each component's
+# kernels, checkcuda_NAME.cpp. Built by make check too, so that it always
+# compiles; it needs a GPU only to run.
 CHECKCUDA_LIBS := $(OBJ)/libavfilter/libavfilter.a $(OBJ)/libavcodec/libavcodec.a $(OBJ)/libavutil/libavutil.a
+CHECKCUDA_OBJS := $(patsubst %,$(OBJ)/tests/checkcuda/%.o,checkcuda checkcuda_c63 checkcuda_drawtext \
+                                                          checkcuda_mestimate)
+
+# The harnesses built here (checkcuda's objects, checkdrawtext,
+# checkframediff) write their dependencies as the FFmpeg build's objects
+# do, the compiler listing the headers each includes (NAME.d beside it),
+# read back here.
+HARNESS_DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+-include $(wildcard $(CHECKCUDA_OBJS:=.d) $(OBJ)/checkdrawtext.d $(OBJ)/checkframediff.d)
 
 # Its benchmark kernels are a PTX of their own (tests/harness/checkcuda_bench.cu,
 # built by the FATE rules of tests/fate/c63-gpu.mak), linked in here.
@@ -326,10 +330,13 @@ checkcuda: obj
 	+@$(MAKE) --no-print-directory $(OBJ)/checkcuda $(OBJ)/cudatime.so
 	@cmp -s $(OBJ)/checkcuda $(BUILD)/checkcuda || cp $(OBJ)/checkcuda $(BUILD)/checkcuda
 
-$(OBJ)/checkcuda: tests/harness/checkcuda.cpp $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
+$(OBJ)/tests/checkcuda/%.o: tests/harness/%.cpp
+	@mkdir -p $(@D)
 	$(CXX) -O2 -std=c++11 -ffp-contract=off -Wall -I$(SRC) -I$(OBJ) $(if $(NVHEADERS_DIR),-I$(NVHEADERS_DIR)/include) \
-	    $(HARNESS_DEPFLAGS) -o $@ $< $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) \
-	    -lm -lpthread -ldl -lz -latomic
+	    $(HARNESS_DEPFLAGS) -c -o $@ $<
+
+$(OBJ)/checkcuda: $(CHECKCUDA_OBJS) $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS)
+	$(CXX) -o $@ $(CHECKCUDA_OBJS) $(CHECKCUDA_PTX) $(CHECKCUDA_LIBS) -lm -lpthread -ldl -lz -latomic
 
 # cudatime.so: kernel times from CUDA events for the benchmarks
 # (bench/cudatime.cpp, preloaded); built here so that it always compiles.
