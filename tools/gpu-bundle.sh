@@ -36,8 +36,10 @@ done
 # tools the GPU tests run as tests/NAME of the build folder
 mkdir -p "$G/tests"
 # (tests/cpuscaling: bench/cpuscaling.cpp, built by the top-level Makefile)
-make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads >/dev/null
-cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$OBJ"/tests/cudactx "$OBJ"/tests/encthreads "$OBJ"/tests/decthreads "$OBJ"/tests/cpuscaling "$G/tests/"
+make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads \
+    tests/c63refdec >/dev/null
+cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$OBJ"/tests/cudactx "$OBJ"/tests/encthreads \
+    "$OBJ"/tests/decthreads "$OBJ"/tests/cpuscaling "$OBJ"/tests/c63refdec "$G/tests/"
 cp "$OBJ"/cudatime.so "$G/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"
