@@ -6,8 +6,9 @@
 #   sh bench/compare-builds.sh OLD_FFMPEG NEW_FFMPEG [ROUNDS]
 #
 # Each case runs ROUNDS times (default 5) with each build, the two builds
-# alternating (old, new, old, new, ...), so that a drift of the host's or
-# the GPU's speed falls on both alike. Prints per case the median wall
+# alternating (old, new, new, old, old, new, ...), so that a drift of the
+# host's or the GPU's speed, and going first or second, fall on both alike.
+# CASES (a pattern for grep -E, default all) picks cases by name. Prints per case the median wall
 # time of each build, new / old, and whether the outputs (md5 of what the
 # case writes) are identical; with CUDATIME=PATH (bench/cudatime.cpp,
 # built as cudatime.so) also the median of the GPU time of all kernels of
@@ -88,10 +89,14 @@ one() {
 # case NAME OUT ARGS...: ROUNDS rounds of old and new in turns, then the line
 case_ab() {
     name=$1 out=$2; shift 2
+    echo "$name" | grep -E -q -e "${CASES:-.}" || return 0
     r=0
     while [ $r -lt "$ROUNDS" ]; do
-        one old "$name" "$out" "$@"
-        one new "$name" "$out" "$@"
+        if [ $((r % 2)) = 0 ]; then
+            one old "$name" "$out" "$@"; one new "$name" "$out" "$@"
+        else
+            one new "$name" "$out" "$@"; one old "$name" "$out" "$@"
+        fi
         r=$((r + 1))
     done
     [ -f "$TMP/$name.old.wall" ] && [ -f "$TMP/$name.new.wall" ] || return
