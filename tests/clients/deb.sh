@@ -358,7 +358,12 @@ after=$(inc_md5 "ffmpeg -nostdin -v error -i dist.avi -f rawvideo -pix_fmt yuv42
 check "the distribution's ffmpeg and libav* still decode (the md5 of before)" '[ -n "$after" ] && [ "$after" = "$dist_md5" ]'
 h264_after=$(inc_md5 "ffmpeg -nostdin -v error -i h264.mp4 -map 0:v -f rawvideo -pix_fmt yuv420p h264.yuv" h264.yuv)
 check "the distribution's ffmpeg still decodes the H.264 clip" '[ -n "$h264_after" ] && [ "$h264_after" = "$h264_c63" ]'
-verify=$(inc 'dpkg --verify ffmpeg $(dpkg-query -W -f "\${Package}\n" "libav*" "libsw*" "libpostproc*" 2>/dev/null)' 2>&1)
+# (the installed packages of FFmpeg's libraries only: dpkg also knows
+# packages it has not installed, and others whose names start alike, such as
+# trixie's libswupdate)
+verify=$(inc 'dpkg --verify ffmpeg $(dpkg-query -W -f "\${db:Status-Abbrev} \${Package}\n" "libavcodec*" \
+    "libavformat*" "libavutil*" "libavfilter*" "libavdevice*" "libswscale*" "libswresample*" "libpostproc*" \
+    2>/dev/null | awk "/^ii/ { print \$2 }")' 2>&1)
 check "dpkg --verify: the files of ffmpeg and its libav*, libsw*, libpostproc* unchanged" '[ -z "$verify" ]' ||
     echo "$verify" | head -n 5
 phase removal
