@@ -40,6 +40,17 @@
 # compiled with the C++ compiler CXX, default c++): negative is fewer bits
 # for the same quality; n/a where the quality ranges do not overlap (as for
 # a peer far above or below ref). And the delta PSNR at the same rate.
+#
+# PLOTS=DIR (default BUILD/plots; PLOTS= for none) also gets the curves:
+# for each clip and size, rd-CLIP-SIZE.dat (one line a point: case,
+# setting, kb/s, bits a frame, bits per pixel, PSNR, PSNR-Y, SSIM in dB)
+# and, drawn by gnuplot (Debian package gnuplot-nox), rd-CLIP-SIZE-psnr.png
+# and rd-CLIP-SIZE-ssim.png: PSNR over all planes and SSIM (dB) against
+# bits per pixel (bits a frame / (width x height)), one curve a case, ref
+# in black. PLOT_PEERS=1 adds the peers, dashed (left out by default:
+# libx264 lies far above the cases and squeezes them together). Without
+# gnuplot the data files are written and the plots skipped, with a
+# message; the benchmark goes on.
 
 BUILD=${1:-build}
 FRAMES=${2:-40}
@@ -53,6 +64,16 @@ mkdir -p "$TMP" || exit 1
 trap 'rm -rf "$TMP"' EXIT
 clips=${CLIPS:-$BUILD/clips}
 ${CXX:-c++} -O2 -o "$TMP/bdrate" "$here/bdrate.cpp" || exit 1
+PLOTS=${PLOTS-$BUILD/plots}
+GNUPLOT=
+if [ -n "$PLOTS" ]; then
+    mkdir -p "$PLOTS" || exit 1
+    if command -v gnuplot > /dev/null 2>&1; then
+        GNUPLOT=gnuplot
+    else
+        echo "bench-c63rd: no gnuplot (Debian package gnuplot-nox): the points go to $PLOTS/rd-*.dat, no plots are drawn"
+    fi
+fi
 
 CASES=${CASES:-"ref flat trellis mvrd intra flat+tr ft+mv all ssim all+dc"}
 opts_of() {
@@ -75,17 +96,84 @@ for p in mpeg2video mjpeg libx264; do
         -f null - 2>/dev/null && PEERS="$PEERS $p"
 done
 
-# measure NAME SIZE FILE: "kbps psnr psnr_y ssim_db" of FILE against $TMP/NAME.yuv
+# measure NAME SIZE FILE: "kbps psnr psnr_y ssim_db bits_a_frame" of FILE
+# against $TMP/NAME.yuv
 measure() {
-    kbps=$("$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$3" |
-           awk '{ b += $1; n++ } END { printf "%.1f", 8 * b * 25 / n / 1000 }')
+    bits=$("$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$3" |
+           awk '{ b += $1; n++ } END { printf "%.1f %.1f", 8 * b * 25 / n / 1000, 8 * b / n }')
+    kbps=${bits% *}
     # (both from time 0: a peer's stream may start one frame in)
     "$FFMPEG" -nostdin -hide_banner -i "$3" -f rawvideo -s "$2" -pix_fmt yuv420p -i "$TMP/$1.yuv" \
         -lavfi "[0:v]setpts=PTS-STARTPTS,format=yuv420p,split[a][b];[1:v]setpts=PTS-STARTPTS,split[c][d];[a][c]psnr;[b][d]ssim" \
         -f null - > "$TMP/m.log" 2>&1
     psnr=$(sed -n 's/.*PSNR y:\([0-9.inf]*\) .*average:\([0-9.inf]*\).*/\2 \1/p' "$TMP/m.log")
     ssim=$(sed -n 's/.*SSIM .*All:[0-9.]* (\([0-9.inf]*\)).*/\1/p' "$TMP/m.log")
-    echo "$kbps $psnr $ssim"
+    echo "$kbps $psnr $ssim ${bits#* }"
+}
+
+# label_of CASE: its name in the plots' legend
+label_of() {
+    case $1 in
+    ref)     echo "ref (the reference's)" ;;
+    flat)    echo "flat (-tables flat)" ;;
+    trellis) echo "trellis (-trellis 1)" ;;
+    mvrd)    echo "mvrd (-mv_rd 1)" ;;
+    intra)   echo "intra (-intra_rd 1)" ;;
+    flat+tr) echo "flat+tr (flat, trellis)" ;;
+    ft+mv)   echo "ft+mv (flat+tr, mvrd)" ;;
+    all)     echo "all (ft+mv, intra)" ;;
+    ssim)    echo "ssim (all, -tables ssim)" ;;
+    all+dc)  echo "all+dc (all, -trellis 2)" ;;
+    libx264) echo "libx264 (ultrafast)" ;;
+    *)       echo "$1" ;;
+    esac
+}
+
+# plot ID TITLE WxH: $PLOTS/rd-ID-psnr.png and rd-ID-ssim.png from
+# $PLOTS/rd-ID.dat
+plot() {
+    curves=$CASES
+    [ "${PLOT_PEERS:-0}" = 1 ] && curves="$CASES $PEERS"
+    for m in psnr ssim; do
+        case $m in
+        psnr) col=6 what=PSNR ;;
+        ssim) col=8 what=SSIM ;;
+        esac
+        cmd= i=0
+        for c in $curves; do
+            i=$((i + 1))
+            case " $PEERS " in
+            *" $c "*) style="lw 1.5 dt 2 lc rgb 'gray40' pt $i" ;;
+            *) [ $c = ref ] && style="lw 3 lc rgb 'black' pt 7" ||
+                   style="lw 1.5 lc rgb word(colours, $i) pt $i" ;;
+            esac
+            cmd="$cmd${cmd:+, }dat using (strcol(1) eq '$c' ? \$5 : NaN):$col"
+            cmd="$cmd with linespoints $style title \"$(label_of $c)\""
+        done
+        # ref once more, on top of the cases that nearly repeat it
+        case " $curves " in
+        *" ref "*) cmd="$cmd, dat using (strcol(1) eq 'ref' ? \$5 : NaN):$col"
+                   cmd="$cmd with linespoints lw 3 lc rgb 'black' pt 7 notitle" ;;
+        esac
+        if ! "$GNUPLOT" > "$TMP/gnuplot.log" 2>&1 <<EOF
+set terminal pngcairo noenhanced size 800,500 font 'DejaVu Sans,10'
+set output '$PLOTS/rd-$1-$m.png'
+set title '$2: $what against bits per pixel'
+set xlabel 'bits per pixel (bits a frame / ($(echo $3 | sed 's/x/ x /')))'
+set ylabel '$what, all planes (dB)'
+set key outside right top Left reverse width -4
+set grid
+dat = '$PLOTS/rd-$1.dat'
+colours = '#000000 #e41a1c #377eb8 #4daf4a #984ea3 #ff7f00 #a65628 #f781bf #17becf #999900 #404040'
+plot $cmd
+EOF
+        then
+            echo "bench-c63rd: gnuplot failed on $PLOTS/rd-$1-$m.png:"
+            cat "$TMP/gnuplot.log"
+            continue
+        fi
+        echo "plot: $PLOTS/rd-$1-$m.png"
+    done
 }
 
 echo "frames: $FRAMES a clip and size; noise: $NOISE; peers:${PEERS:- none}"
@@ -145,6 +233,24 @@ for name in vtest box cup; do
             done
             printf '   %-20s %7s %7s %7s %12s\n' $c "$bd2" "$bd3" "$bd4" "$dq"
         done
+        if [ -n "$PLOTS" ]; then
+            {
+                echo "# bench-c63rd: $name $sz, $FRAMES frames, noise $NOISE"
+                echo "# case, setting (-quality; peers: -b:v in kb/s), kb/s at 25 frames/s, bits a frame,"
+                echo "# bits per pixel, PSNR all planes, PSNR-Y, SSIM (dB)"
+                for c in $CASES $PEERS; do
+                    case " $PEERS " in
+                    *" $c "*) settings=$(cut -d' ' -f1 "$TMP/$id.ref" | tr '\n' ' ') ;;
+                    *) settings="10 18 25 35 50" ;;
+                    esac
+                    awk -v c=$c -v s="$settings" -v sz=$sz \
+                        'BEGIN { split(s, q, " "); split(sz, d, "x") }
+                         { printf "%-10s %7s %8s %10s %7.4f %6s %6s %6s\n",
+                                  c, q[NR], $1, $5, $5 / (d[1] * d[2]), $2, $3, $4 }' "$TMP/$id.$c"
+                done
+            } > "$PLOTS/rd-$id.dat"
+            [ -n "$GNUPLOT" ] && plot $id "$name $sz, $FRAMES frames" $sz
+        fi
         rm -f "$TMP/$id.yuv"
     done
 done

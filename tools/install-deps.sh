@@ -13,7 +13,8 @@
 # check-clients, the distribution's ffmpeg (compared with ours), Xvfb and
 # xwd (ffplay's window), dpkg-dev (the package), mmdebstrap (a
 # fresh system for the package), python3-venv, python3-dev (PyAV) and git
-# (the check of the patches).
+# (the check of the patches); for bench, gnuplot-nox (the rate-distortion
+# curves of bench/bench-c63rd.sh, which skips them without it).
 #
 # CUDA_COMPILER=clang (the default) needs Debian's clang, any version from
 # 14 on (and its sanitizer runtimes for make check-asan and make fuzz); CUDA_COMPILER=nvcc needs NVIDIA's CUDA toolkit, which is not in
@@ -92,6 +93,12 @@ case " ${GOALS:-} " in
     command -v mmdebstrap >/dev/null 2>&1 || need="$need mmdebstrap"
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need="$need python3-venv"
     [ -n "$(python3-config --includes 2>/dev/null)" ] || need="$need python3-dev"
+    ;;
+esac
+
+case " ${GOALS:-} " in
+*" bench "*)
+    command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
     ;;
 esac
 
