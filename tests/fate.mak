@@ -34,6 +34,7 @@ C63_DEPFLAGS = -MMD -MP -MF $(basename $@).d -MT $@
 -include $(wildcard $(patsubst $(C63_HARNESS)/%,tests/%.d,$(basename $(wildcard $(C63_HARNESS)/*.c*))))
 
 include $(C63_FATE)/c63.mak
+include $(C63_FATE)/quality.mak
 include $(C63_FATE)/cudadiff.mak
 include $(C63_FATE)/robustness.mak
 include $(C63_FATE)/standins.mak

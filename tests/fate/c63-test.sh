@@ -20,6 +20,36 @@ bitrate_within() {
                          rate / 1000, ok ? "within " tol "%" : "OFF"; exit !ok }' "$TMP/sizes"
 }
 
+# bucket_within SIZES FPS RATE MAX SIZE INIT: the bitrate of the packet
+# sizes (bytes, one a line) against RATE (bits/s), and whether their bits
+# lie within what the leaky bucket of vbv-check.awk (-maxrate MAX, -bufsize
+# SIZE, starting with INIT bits, 0: three quarters of SIZE) accepts of N
+# frames at FPS, over T = N / FPS seconds, whatever the encoder: every frame
+# is taken out of the buffer without underflowing it, so the stream has at
+# most INIT + (N - 1) x MAX / FPS bits (what the buffer held and gained
+# before the last frame); at a constant bitrate (MAX = RATE) the buffer
+# holds at most SIZE after the last frame's bits arrive, so the stream has
+# at least INIT + N x MAX / FPS - SIZE bits, that is RATE x T - (SIZE -
+# INIT). A capped buffer (MAX > RATE) has no lower bound (the channel
+# stops while it is full). Fails outside the bounds.
+bucket_within() {
+    awk -v fr="$2" -v rate="$3" -v max="$4" -v size="$5" -v init="$6" '{ bytes += $1; n++ }
+        END { split(fr, f, "/"); t = n * f[2] / f[1]; want = rate * t; bits = 8 * bytes
+              i = init > 0 ? init : size * 3 / 4
+              hi = i + (n - 1) * max * f[2] / f[1]
+              constant = max == rate
+              lo = constant ? i + n * max * f[2] / f[1] - size : 0
+              ok = bits <= hi && bits >= lo
+              printf "bitrate: %.1f kb/s, %+.2f%% of %g kb/s: ", bits / t / 1000, 100 * (bits / want - 1),
+                     rate / 1000
+              if (constant)
+                  printf "the bucket bounds it to %+.2f%% .. %+.2f%%", 100 * (lo / want - 1), 100 * (hi / want - 1)
+              else
+                  printf "the bucket bounds it to at most %+.2f%%", 100 * (hi / want - 1)
+              print ok ? ": within" : ": OUTSIDE"
+              exit !ok }' "$1"
+}
+
 # The first error the c63 decoder or encoder logged, without the address.
 first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
 
@@ -295,8 +325,9 @@ vbv)        # -b:v RATE with the buffer -maxrate MAX -bufsize SIZE (and
             # -rc_init_occupancy INIT unless 0; MAX = RATE: a constant
             # bitrate) over FRAMES of a lavfi source (or the spliced vector,
             # splice): the stream's md5, its bitrate within TOL percent of
-            # RATE (TOL -: not checked), and the leaky-bucket check of
-            # vbv-check.awk
+            # RATE (TOL bucket: within the bounds that the leaky bucket
+            # sets to any stream it accepts, bucket_within; -: not
+            # checked), and the leaky-bucket check of vbv-check.awk
     src=$1 frames=$2 rate=$3 max=$4 size=$5 init=$6 tol=$7; shift 7
     if [ "$src" = splice ]; then
         vector_yuv splice "$TMP/in.yuv" || exit 1
@@ -309,10 +340,17 @@ vbv)        # -b:v RATE with the buffer -maxrate MAX -bufsize SIZE (and
        -f c63 "$TMP/x.c63" || exit 1
     refdec "$TMP/x.c63" || exit 1
     md5 < "$TMP/x.c63"
-    [ "$tol" = - ] || bitrate_within "$TMP/x.c63" "$rate" "$tol" || exit 1
+    case $tol in
+    -|bucket) ;;
+    *) bitrate_within "$TMP/x.c63" "$rate" "$tol" || exit 1 ;;
+    esac
     run_ok "$FFPROBE" -v error -show_entries stream=r_frame_rate -of csv=p=0 "$TMP/x.c63" > "$TMP/fr" &&
         run_ok "$FFPROBE" -v error -show_entries packet=size -of csv=p=0 "$TMP/x.c63" > "$TMP/sizes" ||
         exit 1
+    if [ "$tol" = bucket ]; then
+        echo "frames: $(wc -l < "$TMP/sizes" | tr -d ' ')"
+        bucket_within "$TMP/sizes" "$(cat "$TMP/fr")" "$rate" "$max" "$size" "$init" || exit 1
+    fi
     awk -f "$(dirname "$0")/vbv-check.awk" -v fps="$(cat "$TMP/fr")" -v rate="$max" -v size="$size" \
         -v init="$init" -v constant="$([ "$rate" = "$max" ] && echo 1 || echo 0)" "$TMP/sizes"
     ;;

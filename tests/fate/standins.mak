@@ -5,7 +5,7 @@
 # expects, must make the driver fail, and the driver with the programs
 # themselves must pass. Included from fate.mak, before the generic REF.
 
-C63_STANDINS = c63-test c63-gpu-test cudadiff drawtext framediff-codec mestimate options
+C63_STANDINS = c63-test c63-gpu-test cudadiff drawtext framediff-codec mestimate options quality
 FATE_C63_STANDINS = $(C63_STANDINS:%=fate-c63-standins-%)
 $(FATE_C63_STANDINS): CMD = runlocal c63/fate/standins.sh $(@:fate-c63-standins-%=%)
 $(FATE_C63_STANDINS): $(C63_FATE)/standins.sh $(C63_FATE)/checked.sh
@@ -19,4 +19,5 @@ fate-c63-standins-drawtext: $(C63_FATE)/drawtext.sh tests/filterrun$(EXESUF)
 fate-c63-standins-framediff-codec: $(C63_FATE)/framediff-codec.sh $(C63_FATE)/listen.sh
 fate-c63-standins-mestimate: $(C63_FATE)/mestimate.sh tests/mvdump$(EXESUF)
 fate-c63-standins-options: $(C63_FATE)/options.sh
+fate-c63-standins-quality: $(C63_FATE)/quality.sh $(C63_FATE)/c63-common.sh tests/yuvquality$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_STANDINS)

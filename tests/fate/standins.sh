@@ -6,7 +6,7 @@
 #   standins.sh SET SRC_TESTS
 #
 # SET names a driver: c63-test, c63-gpu-test (its modes without a device),
-# cudadiff, drawtext, framediff-codec, mestimate or options; its cases
+# cudadiff, drawtext, framediff-codec, mestimate, options or quality; its cases
 # below are its modes that make check runs, on small inputs. Each case
 # runs the driver with stand-ins in place of ffmpeg, ffprobe and the
 # harness programs (tests/NAME): a stand-in runs the program itself, then,
@@ -87,7 +87,7 @@ export STANDIN_DIR=$TMP
 
 # the stand-ins: $TMP/bin/NAME for ffmpeg, ffprobe and tests/NAME
 for p in ffmpeg ffprobe tests/c63refdec tests/c63syms tests/cudactx tests/cudahog tests/decthreads tests/ecserial \
-         tests/encapi tests/encthreads tests/filterrun tests/mvdump; do
+         tests/encapi tests/encthreads tests/filterrun tests/mvdump tests/yuvquality; do
     [ -x "$build/$p" ] || continue
     printf '#!/bin/sh\nexec sh "%s" --standin "%s" "$@"\n' "$self" "$build/$p" > "$TMP/bin/${p#tests/}"
     chmod +x "$TMP/bin/${p#tests/}"
@@ -255,6 +255,14 @@ mestimate)
     ;;
 options)
     case_ "filter framediffapply" sh "$D/options.sh" "$S/ffmpeg" filter framediffapply
+    ;;
+quality)
+    # the options at the -quality points around the default's bytes; the
+    # tables for SSIM with the other options stay below them even at
+    # -quality 50, and are compared with the default's points there
+    case_ "psnr tiny"             sh "$D/quality.sh" psnr tiny "$S/yuvquality" -99 -trellis 1 "$base"
+    case_ "ssim tiny"             sh "$D/quality.sh" ssim tiny "$S/yuvquality" -99 \
+                                      -tables ssim -trellis 1 -mv_rd 1 -intra_rd 1 "$base"
     ;;
 *)
     echo "standins.sh: unknown set $set" >&2
