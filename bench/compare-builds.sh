@@ -10,9 +10,10 @@
 # host's or the GPU's speed, and going first or second, fall on both alike.
 # CASES (a pattern for grep -E, default all) picks cases by name. Prints per case the median wall
 # time of each build, new / old, and whether the outputs (md5 of what the
-# case writes) are identical; with CUDATIME=PATH (bench/cudatime.cpp,
-# built as cudatime.so) also the median of the GPU time of all kernels of
-# a run. Exits non-zero if an output differs or a run fails.
+# case writes) are identical. Exits non-zero if an output differs or a run
+# fails. (Whole processes of a second or so drift by up to 16% from run to
+# run on a GPU host: for c63_cuda, its GPU time per stage, -v verbose,
+# tells more.)
 #
 # Cases: c63 encoding (2 threads) and decoding on the CPU, 1080p; on a
 # CUDA device also c63_cuda with the defaults and with every
@@ -56,20 +57,14 @@ echo "compare-builds: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 
 # median of the numbers on standard input
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# one BUILD NAME OUT ARGS...: one run; appends its wall time (s) and, with
-# CUDATIME, its kernels' GPU time (ms) to TMP/NAME.BUILD.{wall,gpu}; keeps
-# the md5 of OUT (a file, or - for none) in TMP/NAME.BUILD.md5
+# one BUILD NAME OUT ARGS...: one run; appends its wall time (s) to
+# TMP/NAME.BUILD.wall; keeps the md5 of OUT (a file, or - for none) in
+# TMP/NAME.BUILD.md5
 one() {
     which=$1 name=$2 out=$3; shift 3
     prog=$OLD; [ "$which" = new ] && prog=$NEW
-    rm -f "$TMP/out" "$TMP/cudatime.log"
     t0=$(date +%s.%N)
-    if [ -n "${CUDATIME:-}" ]; then
-        LD_PRELOAD=$CUDATIME CUDATIME_LOG=$TMP/cudatime.log "$prog" -nostdin -hide_banner -v error "$@" \
-            2> "$TMP/err"
-    else
-        "$prog" -nostdin -hide_banner -v error "$@" 2> "$TMP/err"
-    fi
+    "$prog" -nostdin -hide_banner -v error "$@" 2> "$TMP/err"
     rc=$?
     t1=$(date +%s.%N)
     if [ $rc -ne 0 ] || [ -s "$TMP/err" ]; then
@@ -78,9 +73,6 @@ one() {
         return
     fi
     echo "$t0 $t1" | awk '{ printf "%.4f\n", $2 - $1 }' >> "$TMP/$name.$which.wall"
-    [ -f "$TMP/cudatime.log" ] &&
-        awk '/^cudatime:/ { for (i = 1; i < NF; i++) if ($i == "total") s += $(i + 1) }
-             END { printf "%.3f\n", s }' "$TMP/cudatime.log" >> "$TMP/$name.$which.gpu"
     if [ "$out" != - ]; then
         md5sum < "$out" | cut -d' ' -f1 > "$TMP/$name.$which.md5"
     fi
@@ -106,13 +98,8 @@ case_ab() {
     if [ "$out" != - ] && ! cmp -s "$TMP/$name.old.md5" "$TMP/$name.new.md5"; then
         same=DIFFERENT status=1
     fi
-    gpu_part=
-    if [ -f "$TMP/$name.old.gpu" ] && [ -f "$TMP/$name.new.gpu" ]; then
-        og=$(median < "$TMP/$name.old.gpu") ng=$(median < "$TMP/$name.new.gpu")
-        gpu_part=$(awk -v o="$og" -v n="$ng" 'BEGIN { printf "; kernels old %.2f ms, new %.2f ms (%.3f)", o, n, o > 0 ? n / o : 0 }')
-    fi
-    awk -v c="$name" -v o="$o" -v n="$n" -v s="$same" -v g="$gpu_part" \
-        'BEGIN { printf "%-34s old %.3f s, new %.3f s, new/old %.3f; output %s%s\n", c, o, n, n / o, s, g }'
+    awk -v c="$name" -v o="$o" -v n="$n" -v s="$same" \
+        'BEGIN { printf "%-34s old %.3f s, new %.3f s, new/old %.3f; output %s\n", c, o, n, n / o, s }'
 }
 
 for src in $inputs; do
