@@ -448,7 +448,9 @@ check-valgrind: obj checkframediff
 # tools/target_dec_fuzzer.c for the c63 decoder (and the parser through
 # it) and the framediff decoder, tools/target_dem_fuzzer.c for the c63
 # demuxer, and
-# tests/fuzz/target_framediffapply_fuzzer.c for hostile difference lists;
+# tests/fuzz/target_framediffapply_fuzzer.c for hostile difference lists,
+# tests/fuzz/target_c63hd_fuzzer.cpp for the CPU twin of the GPU decoder's
+# parallel entropy decoding against the serial decoder;
 # each runs FUZZ_SECONDS on inputs of at most FUZZ_MAX_LEN bytes (default
 # 8192; tests/fuzz/run-fuzz.sh). The patches "tools/target_dec_fuzzer"
 # and "tools/target_dem_fuzzer" bound what an input of FFmpeg's two targets
@@ -456,7 +458,7 @@ check-valgrind: obj checkframediff
 FUZZ := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := target_dec_c63_fuzzer target_dem_c63_fuzzer target_framediffapply_fuzzer \
-                target_dec_framediff_fuzzer
+                target_dec_framediff_fuzzer target_c63hd_fuzzer
 FUZZ_FLAGS := --cc=$(CLANG) --cxx=$(subst clang,clang++,$(CLANG)) \
     --toolchain=clang-asan-ubsan-fuzz --enable-ossfuzz --disable-stripping \
     --disable-autodetect --disable-everything --disable-programs --disable-doc \
@@ -481,6 +483,11 @@ $(FUZZ)/target_framediffapply_fuzzer: tests/fuzz/target_framediffapply_fuzzer.c 
 	$(CLANG) -O1 -g -fsanitize=fuzzer,address,undefined -I$(SRC) -I$(FUZZ) -o $@ $< \
 	    $(FUZZ_LIBS) -lm -lz -lpthread
 
+$(FUZZ)/target_c63hd_fuzzer: tests/fuzz/target_c63hd_fuzzer.cpp tests/harness/hdcompare.h \
+    tests/harness/c63hd_serial.h kernels/c63_hdec.h $(FUZZ)/.built
+	$(subst clang,clang++,$(CLANG)) -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined \
+	    -I$(SRC) -I$(FUZZ) -o $@ $< $(FUZZ_LIBS) -lm -lz -lpthread
+
 $(FUZZ)/.built: $(FUZZ)/.configured FORCE
 	@mkdir -p $(FUZZ)/tools
 	+$(MAKE) -C $(FUZZ) -j$(JOBS) tools/target_dec_c63_fuzzer tools/target_dem_c63_fuzzer \
@@ -489,7 +496,7 @@ $(FUZZ)/.built: $(FUZZ)/.configured FORCE
 	    $(FUZZ)/tools/target_dec_framediff_fuzzer $(FUZZ)/
 	@touch $@
 
-fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer
+fuzz: $(FUZZ)/.built $(FUZZ)/target_framediffapply_fuzzer $(FUZZ)/target_c63hd_fuzzer
 	@sh tests/fuzz/run-fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build obj

@@ -59,8 +59,9 @@ FATE_FFMPEG_FFPROBE += $(filter-out fate-checkasm-%,$(FATE_C63_ALL))
 FATE_HW-yes += $(FATE_C63_GPU)
 $(FATE_C63_GPU): ffmpeg$(PROGSSUF)$(EXESUF) ffprobe$(PROGSSUF)$(EXESUF)
 # every stream an encoder test writes is decoded by the model of the
-# reference decoder too (refdec in tests/fate/c63-common.sh)
-$(FATE_C63_ALL) $(FATE_C63_GPU): tests/c63refdec$(EXESUF)
+# reference decoder and the parallel decoding's CPU twin too (refdec in
+# tests/fate/c63-common.sh)
+$(FATE_C63_ALL) $(FATE_C63_GPU): tests/c63refdec$(EXESUF) tests/hdserial$(EXESUF)
 
 fate-c63-all: $(FATE_C63_ALL)
 fate-c63-gpu: $(FATE_C63_GPU)

@@ -37,9 +37,9 @@ done
 mkdir -p "$G/tests"
 # (tests/cpuscaling: bench/cpuscaling.cpp, built by the top-level Makefile)
 make -s --no-print-directory -C "$OBJ" tests/mvdump tests/filterrun tests/cudahog tests/cudactx tests/encthreads tests/decthreads \
-    tests/c63refdec >/dev/null
+    tests/c63refdec tests/hdserial >/dev/null
 cp "$OBJ"/tests/mvdump "$OBJ"/tests/filterrun "$OBJ"/tests/cudahog "$OBJ"/tests/cudactx "$OBJ"/tests/encthreads \
-    "$OBJ"/tests/decthreads "$OBJ"/tests/cpuscaling "$OBJ"/tests/c63refdec "$G/tests/"
+    "$OBJ"/tests/decthreads "$OBJ"/tests/cpuscaling "$OBJ"/tests/c63refdec "$OBJ"/tests/hdserial "$G/tests/"
 cp "$OBJ"/cudatime.so "$G/"
 for f in $(cd "$OBJ" && find . -name '*.ptx'); do
     mkdir -p "$G/obj/$(dirname "$f")" && cp "$OBJ/$f" "$G/obj/$f"

@@ -44,9 +44,17 @@ ff_md5() { run_ok ff "$@" > "$TMP/ff_md5.out" && md5 < "$TMP/ff_md5.out"; }
 # q3, the stream holds the luma AC code of quirk Q3 (levels of 512 and more
 # at -quality above 25, which the reference encoder cannot write either),
 # and the model must say that the reference decoder stops there. Prints
-# nothing where that holds; fails, saying why, where not.
+# nothing where that holds; fails, saying why, where not. Then
+# tests/hdserial: the CPU twin of the GPU decoder's parallel entropy
+# decoding gives the serial decoder's pictures.
 C63REFDEC=${C63REFDEC:-./tests/c63refdec}
+C63HDSERIAL=${C63HDSERIAL:-./tests/hdserial}
 refdec() {
+    if ! run_ok "$C63HDSERIAL" "$1" > "$TMP/hdserial.log"; then
+        cat "$TMP/hdserial.log"
+        echo "hdserial: $(basename "$1"): the parallel decoding's twin and the serial decoder differ"
+        return 1
+    fi
     if [ "${2:-}" = q3 ]; then
         run_refused "$C63REFDEC" "$1" || return 1
         grep -q 'quirk Q3' "$CHECKED_ERR" && return 0

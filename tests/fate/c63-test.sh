@@ -236,6 +236,31 @@ encapi)     # tests/encapi: the encoder through the API at 1 and THREADS
     vector_in "$name" "$TMP/in.yuv" || exit 1
     run_ok_print "$run" "$threads" "$TMP/in.yuv" "$(size_of "$name")" || exit 1
     ;;
+hdserial)   # tests/hdserial: the parallel entropy decoding's CPU twin against
+            # the serial decoder on a vector, or (bad) on damaged streams,
+            # the hostile samples and the demuxer fuzzer's corpus
+    run=$1 name=$2
+    if [ "$name" != bad ]; then
+        run_ok "$run" "$SAMPLES/$name.c63" > "$TMP/log" || { cat "$TMP/log"; exit 1; }
+        cat "$TMP/log"
+        exit 0
+    fi
+    cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/size-change.c63"
+    run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || exit 1
+    tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$TMP/no-reference.c63"
+    run_ok "$run" "$SAMPLES/bad_mv.c63" "$SAMPLES/bad_run.c63" "$TMP/size-change.c63" \
+        "$TMP/no-reference.c63" > "$TMP/log" || { cat "$TMP/log"; exit 1; }
+    for seed in 1 2 3 4 5 6 7 8; do
+        for v in tiny odd_height qcif_keyint cif_noise mandel; do
+            run_ok "$run" -damage $seed "$SAMPLES/$v.c63" >> "$TMP/log" || { cat "$TMP/log"; exit 1; }
+        done
+    done
+    # the corpus: every input read, no disagreement (its lines vary with it)
+    corpus=$base/c63/fuzz/corpus/target_dem_c63_fuzzer
+    run_ok "$run" -k "$corpus"/* > "$TMP/corpus.log" || { cat "$TMP/corpus.log"; exit 1; }
+    echo "corpus: $(ls "$corpus" | wc -l) inputs, $(grep -c . "$TMP/corpus.log") lines"
+    cat "$TMP/log"
+    ;;
 decthreads) # tests/decthreads: the decoder in one process at thread counts A
             # and B, frame by frame in turn, two rounds: identical frames,
             # and the first decoder's have the reference decoder's md5

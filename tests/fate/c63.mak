@@ -95,6 +95,21 @@ fate-c63-decthreads-qcif_keyint: CMD = $(C63_TEST) decthreads $$(target_path tes
 $(FATE_C63_DECTH): tests/decthreads$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_DECTH)
 
+# hdserial: the CPU twin of the parallel entropy decoding (the CUDA
+# hwaccel's stages run on the CPU) against the serial decoder: the same
+# pictures, the same refusals with the same messages. Here on every
+# vector and the hostile samples; c63-common.sh's refdec runs it on every
+# stream an encoder test writes.
+tests/hdserial$(EXESUF): $(C63_HARNESS)/hdserial.cpp libavformat/libavformat.a libavcodec/libavcodec.a libavutil/libavutil.a
+	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavformat/libavformat.a \
+	    libavcodec/libavcodec.a libavutil/libavutil.a $(EXTRALIBS-avformat) $(EXTRALIBS-avcodec) \
+	    $(EXTRALIBS-avutil) -lz
+FATE_C63_HDSERIAL = $(C63_VECTORS:%=fate-c63-hdserial-%) fate-c63-hdserial-bad
+$(filter-out fate-c63-hdserial-bad,$(FATE_C63_HDSERIAL)): CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$(EXESUF)) $(@:fate-c63-hdserial-%=%)
+fate-c63-hdserial-bad: CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$(EXESUF)) bad
+$(FATE_C63_HDSERIAL): tests/hdserial$(EXESUF)
+FATE_C63_ALL += $(FATE_C63_HDSERIAL)
+
 FATE_C63_ALL += fate-c63-threads fate-c63-psnr
 fate-c63-threads: CMD = $(C63_TEST) threads cif_noise
 # the widest search: a row of the next frame waits for the rows of its

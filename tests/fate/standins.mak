@@ -11,7 +11,7 @@ $(FATE_C63_STANDINS): CMD = runlocal c63/fate/standins.sh $(@:fate-c63-standins-
 $(FATE_C63_STANDINS): $(C63_FATE)/standins.sh $(C63_FATE)/checked.sh
 fate-c63-standins-c63-test: $(C63_FATE)/c63-test.sh $(C63_FATE)/c63-common.sh \
     tests/c63syms$(EXESUF) tests/ecserial$(EXESUF) tests/encapi$(EXESUF) \
-    tests/encthreads$(EXESUF) tests/decthreads$(EXESUF)
+    tests/encthreads$(EXESUF) tests/decthreads$(EXESUF) tests/hdserial$(EXESUF)
 fate-c63-standins-c63-gpu-test: $(C63_FATE)/c63-gpu-test.sh $(C63_FATE)/c63-common.sh \
     tests/cudahog$(EXESUF) tests/cudactx$(EXESUF)
 fate-c63-standins-cudadiff: $(C63_FATE)/cudadiff.sh

@@ -86,7 +86,7 @@ mkdir "$TMP/bin" "$TMP/work"
 export STANDIN_DIR=$TMP
 
 # the stand-ins: $TMP/bin/NAME for ffmpeg, ffprobe and tests/NAME
-for p in ffmpeg ffprobe tests/c63refdec tests/c63syms tests/cudactx tests/cudahog tests/decthreads tests/ecserial \
+for p in ffmpeg ffprobe tests/c63refdec tests/c63syms tests/cudactx tests/cudahog tests/decthreads tests/ecserial tests/hdserial \
          tests/encapi tests/encthreads tests/filterrun tests/mvdump tests/yuvquality; do
     [ -x "$build/$p" ] || continue
     printf '#!/bin/sh\nexec sh "%s" --standin "%s" "$@"\n' "$self" "$build/$p" > "$TMP/bin/${p#tests/}"
@@ -103,8 +103,8 @@ drive() {
     : > "$TMP/runs"
     rm -rf "$TMP/work" && mkdir "$TMP/work"
     (cd "$TMP/work" && STANDIN_KIND=$1 STANDIN_AT=$2 FFMPEG=$S/ffmpeg FFPROBE=$S/ffprobe &&
-     C63REFDEC=$S/c63refdec &&
-     export STANDIN_KIND STANDIN_AT FFMPEG FFPROBE C63REFDEC && shift 2 && exec timeout 300 "$@") \
+     C63REFDEC=$S/c63refdec && C63HDSERIAL=$S/hdserial &&
+     export STANDIN_KIND STANDIN_AT FFMPEG FFPROBE C63REFDEC C63HDSERIAL && shift 2 && exec timeout 300 "$@") \
         > "$TMP/out" 2> "$TMP/err"
     drv=$?
 }
@@ -202,6 +202,7 @@ c63-test)
     case_ "encthreads tiny"       $C63 encthreads "$S/encthreads" tiny 1 2 "$base"
     case_ "encapi odd_height"     $C63 encapi "$S/encapi" odd_height 2 "$base"
     case_ "decthreads tiny"       $C63 decthreads "$S/decthreads" tiny 1 2 "$base"
+    case_ "hdserial tiny"         $C63 hdserial "$S/hdserial" tiny "$base"
     case_ "psnr"                  $C63 psnr "$CLIP,trim=end_frame=3" 10 99 "$base"
     case_ "rate"                  $C63 rate "$CLIP" 10 100000 100 "$base"
     case_ "twopass"               $C63 twopass "$CLIP" 10 100000 100 "$base"
