@@ -170,6 +170,28 @@ FFC_DEV unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
     return r;
 }
 
+FFC_DEV unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+    unsigned r;
+    asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s));
+    return r;
+}
+
+/* ---------------------------------------------------- barriers with a vote */
+
+FFC_DEV int __syncthreads_or(int pred) { return __nvvm_bar0_or(pred); }
+
+/* --------------------------------------------------------------- atomics */
+
+FFC_DEV unsigned atomicMin(unsigned *p, unsigned v)
+{
+    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+}
+FFC_DEV unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
+{
+    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+}
+
 /* ------------------------------------------------- read-only global loads */
 
 /* the one type the kernels read through the read-only cache */

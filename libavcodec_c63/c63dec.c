@@ -21,6 +21,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "config_components.h"
+
 #include "libavutil/avassert.h"
 #include "libavutil/imgutils.h"
 #include "libavutil/intreadwrite.h"
@@ -37,7 +39,11 @@
 #include "libavcodec/videodsp.h"
 #include "libavcodec/vlc.h"
 
+#include "libavcodec/hwaccel_internal.h"
+#include "libavcodec/hwconfig.h"
+
 #include "c63.h"
+#include "c63dec.h"
 #include "c63dsp.h"
 
 #define VLC_BITS 9
@@ -49,36 +55,6 @@
 
 /* [0]: luminance, [1]: chrominance. Vectors use the luminance DC table. */
 static const VLCElem *dc_vlc[2], *ac_vlc[2];
-
-/* A block as the entropy decoder leaves it for the reconstruction. */
-typedef struct C63Block {
-    int8_t  mvx, mvy;           ///< the vector, if use_mv
-    uint8_t use_mv;
-    uint8_t rings;              ///< bit r: a non-zero AC coefficient whose larger
-                                ///  of frequency row and column is r (none: only
-                                ///  coef[0], the DC, may be non-zero)
-} C63Block;
-
-typedef struct C63DecContext {
-    C63DSPContext dsp;
-    VideoDSPContext vdsp;
-    C63Geometry   geo;
-    int           have_geo;
-    AVFrame      *ref;          ///< the last output frame, reconstruction of the
-                                ///  whole padded picture (coded size); empty
-                                ///  when there is no reference
-    uint8_t      *data;         ///< unstuffed entropy-coded data
-    unsigned      data_size;
-
-    /* The entropy decoder fills a row of blocks (6 per macroblock, in MCU
-     * order) that the reconstruction then reads: one row when both run in
-     * turn, every row of the frame when they run at once on two slice
-     * threads (see decode_job()). */
-    int           nb_slots;     ///< rows of blocks in blocks and coef
-    C63Block     *blocks;
-    int16_t     (*coef)[64];
-    ThreadProgress progress;    ///< rows entropy-decoded in the current frame
-} C63DecContext;
 
 static av_cold const VLCElem *build_vlc(VLCInitState *state, const uint8_t *bits,
                                         const uint8_t *val, int nb)
@@ -199,6 +175,19 @@ static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, in
     avctx->coded_width  = s->geo.w[0];
     avctx->coded_height = s->geo.h[0];
 
+    {
+        static const enum AVPixelFormat pix_fmts[] = {
+#if CONFIG_C63_CUDA_HWACCEL
+            AV_PIX_FMT_CUDA,
+#endif
+            AV_PIX_FMT_YUV420P,
+            AV_PIX_FMT_NONE,
+        };
+        if ((ret = ff_get_format(avctx, pix_fmts)) < 0)
+            return ret;
+        avctx->pix_fmt = ret;
+    }
+
     s->nb_slots = use_pipeline(avctx) ? s->geo.mb_h : 1;
     av_freep(&s->blocks);
     av_freep(&s->coef);
@@ -209,12 +198,6 @@ static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, in
     s->have_geo = 1;
     return 0;
 }
-
-typedef struct C63FrameHeader {
-    int width, height, keyframe;
-    uint8_t q[3][64];
-    const uint8_t *data;    ///< first byte of entropy-coded data
-} C63FrameHeader;
 
 static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
                         C63FrameHeader *h)
@@ -721,6 +704,24 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
         return AVERROR_INVALIDDATA;
     }
 
+    if (avctx->hwaccel) {
+        /* The hwaccel unstuffs and decodes the data itself, and reports the
+         * errors of both as the code below does. */
+        s->hdr      = h;
+        s->cur      = frame;
+        s->keep_ref = 0;
+        if ((ret = ff_get_buffer(avctx, frame, AV_GET_BUFFER_FLAG_REF)) < 0 ||
+            (ret = FF_HW_CALL(avctx, start_frame, NULL, avpkt->data, avpkt->size)) < 0 ||
+            (ret = FF_HW_CALL(avctx, decode_slice, h.data, avpkt->data + avpkt->size - h.data)) < 0 ||
+            (ret = FF_HW_SIMPLE_CALL(avctx, end_frame)) < 0) {
+            if (!s->keep_ref)
+                av_frame_unref(s->ref);
+            return ret;
+        }
+        av_frame_unref(s->ref);
+        goto done;
+    }
+
     size = unstuff(avctx, s, h.data, avpkt->data + avpkt->size);
     if (size < 0)
         return size;
@@ -735,6 +736,7 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
         /* The reconstruction is damaged; wait for the next keyframe. */
         return ret;
     }
+done:
     if ((ret = av_frame_ref(s->ref, frame)) < 0)
         return ret;
 
@@ -775,4 +777,10 @@ const FFCodec ff_c63_decoder = {
     .flush          = c63_decode_flush,
     FF_CODEC_DECODE_CB(c63_decode_frame),
     .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
+    .hw_configs     = (const AVCodecHWConfigInternal *const []) {
+#if CONFIG_C63_CUDA_HWACCEL
+        HW_CONFIG_HWACCEL(1, 1, 0, CUDA, CUDA, ff_c63_cuda_hwaccel),
+#endif
+        NULL
+    },
 };

@@ -36,9 +36,110 @@
 #                          goes to stderr. These tests take the whole
 #                          device: the GPU bundle runs them alone.
 
+#
+# The decoder's CUDA hwaccel (-hwaccel cuda):
+#   hwdec NAME cuda|sys    md5 of a stored vector decoded on the GPU, into
+#                          CUDA frames (downloaded) or system memory: the
+#                          CPU decoder's (the reference decoder's) md5
+#   hwsame SOURCE OPTS...  a lavfi SOURCE (or splice: vector_yuv splice)
+#                          encoded by c63 with OPTS decodes on the GPU to
+#                          the CPU decoder's pictures
+#   hwbad CASE             hostile input: the GPU decoding refuses what the
+#                          CPU decoder refuses, with the same first message
+#                          (-xerror), and gives the same good frames
+#                          without -xerror
+#   hwpipe FILTER          c63 -> GPU decoding -> FILTER -> c63_cuda gives
+#                          the bytes of c63 -> CPU decoding -> hwupload ->
+#                          FILTER -> c63_cuda (cudadiff: -> framediff)
+
 . "$(dirname "$0")/c63-common.sh"
 
+HW="-hwaccel cuda -hwaccel_output_format cuda"
+first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
+
+# hw_md5 IN [DEC_OPTS...]: the md5 of IN's pictures decoded on the GPU
+# into CUDA frames, downloaded
+hw_md5() {
+    in=$1; shift
+    ff_md5 $HW "$@" -i "$in" -vf hwdownload,format=yuv420p -f rawvideo -pix_fmt yuv420p -
+}
+
 case $mode in
+hwdec)
+    name=$1 out=$2
+    case $out in
+    cuda) hw_md5 "$SAMPLES/$name.c63" ;;
+    sys)  ff_md5 -hwaccel cuda -i "$SAMPLES/$name.c63" -f rawvideo -pix_fmt yuv420p - ;;
+    *) echo "unknown output $out"; exit 1 ;;
+    esac
+    ;;
+hwsame)
+    src=$1; shift
+    if [ "$src" = splice ]; then    # vector_yuv splice: scene cuts at 30 and 50
+        vector_yuv splice "$TMP/in.yuv" || exit 1
+        run_ok ff -f rawvideo -s "$(size_of splice)" -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 "$@" \
+            -f c63 "$TMP/in.c63" || exit 1
+    else
+        run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/in.c63" || exit 1
+    fi
+    cpu=$(ff_md5 -i "$TMP/in.c63" -f rawvideo -pix_fmt yuv420p -) || exit 1
+    gpu=$(hw_md5 "$TMP/in.c63") || exit 1
+    [ "$cpu" = "$gpu" ] || { echo "CPU $cpu, GPU $gpu"; exit 1; }
+    echo "GPU decoding identical"
+    ;;
+hwbad)
+    case $1 in
+    truncated)    head -c 3000 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+    no-eoi)       head -c 700 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+    mv-outside)   cp "$SAMPLES/bad_mv.c63" "$TMP/in.c63" ;;
+    bad-ac-run)   cp "$SAMPLES/bad_run.c63" "$TMP/in.c63" ;;
+    size-change)  cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/in.c63" ;;
+    no-reference) run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || exit 1
+                  tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
+    garbage-*)    # bytes of the second frame's data overwritten at offset N
+                  cp "$SAMPLES/qcif_keyint.c63" "$TMP/in.c63"
+                  n=${1#garbage-}
+                  printf '\377\377\000\252\125\377\001' |
+                      dd of="$TMP/in.c63" bs=1 seek="$n" conv=notrunc 2> /dev/null ;;
+    *) echo "unknown case $1"; exit 1 ;;
+    esac
+    for dev in cpu gpu; do
+        hwin= vf=
+        [ $dev = gpu ] && hwin=$HW vf="-vf hwdownload,format=yuv420p"
+        if ! run_refused "$FFMPEG" -nostdin -nostats -hide_banner -xerror $hwin -f c63 -i "$TMP/in.c63" \
+                -f null - > /dev/null; then
+            [ "$ran_status" = 0 ] && echo "$dev: accepted"
+            exit 1
+        fi
+        first_error "$CHECKED_ERR" > "$TMP/err.$dev"
+        run_no_crash "$FFMPEG" -nostdin -nostats -hide_banner $hwin -f c63 -i "$TMP/in.c63" $vf \
+            -f rawvideo -pix_fmt yuv420p "$TMP/out.$dev" 2> /dev/null || exit 1
+    done
+    cmp -s "$TMP/err.cpu" "$TMP/err.gpu" ||
+        { echo "first errors differ: CPU: $(cat "$TMP/err.cpu"); GPU: $(cat "$TMP/err.gpu")"; exit 1; }
+    cmp -s "$TMP/out.cpu" "$TMP/out.gpu" || { echo "the good frames differ"; exit 1; }
+    echo "refused alike: $(cat "$TMP/err.cpu")"
+    echo "good frames identical: $(md5 < "$TMP/out.cpu")"
+    ;;
+hwpipe)
+    filter=$1
+    vector_in cif_testsrc2 "$TMP/in.yuv" || exit 1
+    run_ok ff -f rawvideo -s 352x288 -pix_fmt yuv420p -i "$TMP/in.yuv" -c:v c63 -f c63 "$TMP/in.c63" ||
+        exit 1
+    case $filter in
+    scale_cuda)    vf=scale_cuda=w=176:h=144 enc="-c:v c63_cuda -f c63" ;;
+    drawtext_cuda) font=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+                   vf="drawtext_cuda=fontfile=$font:text=c63:fontsize=40:x=10:y=20"
+                   enc="-c:v c63_cuda -f c63" ;;
+    cudadiff)      vf=cudadiff=threshold=8 enc="-c:v framediff -f nut" ;;
+    *) echo "unknown filter $filter"; exit 1 ;;
+    esac
+    run_ok ff -init_hw_device cuda=gpu -filter_hw_device gpu -i "$TMP/in.c63" \
+        -vf "hwupload,$vf" $enc "$TMP/cpu.out" || exit 1
+    run_ok ff $HW -i "$TMP/in.c63" -vf "$vf" $enc "$TMP/gpu.out" || exit 1
+    cmp -s "$TMP/cpu.out" "$TMP/gpu.out" || { echo "the outputs differ"; exit 1; }
+    echo "c63 -> GPU decoding -> $filter: identical to the CPU decoding's"
+    ;;
 enc)
     name=$1 input=$2 depth=$3
     case $input in

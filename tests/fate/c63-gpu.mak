@@ -152,6 +152,50 @@ fate-cudactx-nodevice: tests/cudactx$(EXESUF)
 fate-cudactx-nodevice: REF = $(C63_FATE)/ref/cudactx-nodevice
 FATE_C63_ALL += fate-cudactx-nodevice
 
+# The decoder's CUDA hwaccel: every vector into CUDA frames and into system
+# memory to the CPU decoder's (the reference decoder's) md5; streams of
+# every encoder mode, sizes that are not multiples of 16, the smallest and
+# 2160p, decoded on the GPU as on the CPU; hostile input refused alike;
+# pipelines from the GPU decoding into CUDA filters as from the CPU's.
+define C63_GPU_HWDEC
+FATE_C63_GPU_HWDEC += fate-c63-hwdec-$(1)-$(2)
+fate-c63-hwdec-$(1)-$(2): CMD = $$(C63_GPU_TEST) hwdec $(2) $(1)
+fate-c63-hwdec-$(1)-$(2): REF = $$(C63_FATE)/ref/c63-dec-$(2)
+endef
+$(foreach o,cuda sys,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_HWDEC,$(o),$(v)))))
+
+C63_HW_SRC = testsrc2=s=352x288:r=25,noise=alls=12:allf=t,trim=end_frame=30
+C63_GPU_HWSAME = default tables-flat tables-ssim trellis-2 mv_rd intra_rd rd-all bitrate vbv scenecut \
+                 size-17x9 size-1x1 size-720x577 size-3840x2160
+FATE_C63_GPU_HWSAME = $(C63_GPU_HWSAME:%=fate-c63-hwsame-%)
+$(FATE_C63_GPU_HWSAME): CMP = null
+fate-c63-hwsame-default:     CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC)
+fate-c63-hwsame-tables-flat: CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -tables flat
+fate-c63-hwsame-tables-ssim: CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -tables ssim
+fate-c63-hwsame-trellis-2:   CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -trellis 2
+fate-c63-hwsame-mv_rd:       CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -mv_rd 1
+fate-c63-hwsame-intra_rd:    CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -intra_rd 1
+fate-c63-hwsame-rd-all:      CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -tables flat -trellis 2 -mv_rd 1 -intra_rd 1 -quality 50
+fate-c63-hwsame-bitrate:     CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -b:v 2M
+fate-c63-hwsame-vbv:         CMD = $(C63_GPU_TEST) hwsame $(C63_HW_SRC) -b:v 2M -maxrate 2M -bufsize 1M
+fate-c63-hwsame-scenecut:    CMD = $(C63_GPU_TEST) hwsame splice -tables flat
+fate-c63-hwsame-size-17x9:   CMD = $(C63_GPU_TEST) hwsame testsrc2=s=17x9:r=25,trim=end_frame=10
+fate-c63-hwsame-size-1x1:    CMD = $(C63_GPU_TEST) hwsame testsrc2=s=32x32:r=25,scale=1:1,trim=end_frame=10
+fate-c63-hwsame-size-720x577: CMD = $(C63_GPU_TEST) hwsame testsrc2=s=720x577:r=25,trim=end_frame=10
+fate-c63-hwsame-size-3840x2160: CMD = $(C63_GPU_TEST) hwsame $(subst 352x288,3840x2160,$(C63_HW_SRC)),trim=end_frame=8
+
+C63_GPU_HWBAD = truncated no-eoi mv-outside bad-ac-run size-change no-reference \
+                garbage-800 garbage-5000 garbage-20000 garbage-60000
+FATE_C63_GPU_HWBAD = $(C63_GPU_HWBAD:%=fate-c63-hwbad-%)
+$(FATE_C63_GPU_HWBAD): CMD = $(C63_GPU_TEST) hwbad $(@:fate-c63-hwbad-%=%)
+$(FATE_C63_GPU_HWBAD): CMP = null
+
+FATE_C63_GPU_HWPIPE = $(addprefix fate-c63-hwpipe-,scale_cuda drawtext_cuda cudadiff)
+$(FATE_C63_GPU_HWPIPE): CMD = $(C63_GPU_TEST) hwpipe $(@:fate-c63-hwpipe-%=%)
+$(FATE_C63_GPU_HWPIPE): CMP = null
+
+FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWSAME) $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
+
 FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
                 $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
 

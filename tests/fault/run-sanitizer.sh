@@ -75,6 +75,16 @@ tool_runs() {
     one $tool "c63_cuda, scene cuts"         $FF $CUTS -c:v c63_cuda -sc_threshold 30 -f c63 "$TMP/k-$tool.c63"
     one $tool "c63_cuda, scene cuts, -b:v, every option" $FF $CUTS -c:v c63_cuda -b:v 300k $RD2 \
         -f c63 "$TMP/l-$tool.c63"
+    # the decoder's CUDA hwaccel (c63_hd_*, c63_recon) on a good stream,
+    # one with garbage in its second frame's data and one cut short
+    one $tool "c63 -hwaccel cuda"            $FF -hwaccel cuda -hwaccel_output_format cuda \
+        -i "$TMP/g-$tool.c63" -vf hwdownload,format=yuv420p -f null -
+    cp "$TMP/g-$tool.c63" "$TMP/bad-$tool.c63"
+    printf '\377\377\000\252\125\377\001\377\000\377' |
+        dd of="$TMP/bad-$tool.c63" bs=1 seek=$(($(wc -c < "$TMP/g-$tool.c63") / 3)) conv=notrunc 2> /dev/null
+    head -c $(($(wc -c < "$TMP/g-$tool.c63") * 2 / 3)) "$TMP/g-$tool.c63" >> "$TMP/bad-$tool.c63"
+    one $tool "c63 -hwaccel cuda, garbage, cut" $FF -hwaccel cuda -hwaccel_output_format cuda \
+        -i "$TMP/bad-$tool.c63" -vf hwdownload,format=yuv420p -f null -
     for mode in recon diff mask; do
         one $tool "cudadiff $mode, yuv420p"  $FF $HW $SRC -vf format=yuv420p,hwupload_cuda,cudadiff=mode=$mode:refresh=3,hwdownload,format=yuv420p -f null -
     done

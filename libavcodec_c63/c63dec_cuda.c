@@ -1,0 +1,409 @@
+/*
+ * Codec63 decoding in CUDA kernels (hwaccel)
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * The c63 decoder's CUDA hwaccel: the decoder parses the frame header and
+ * checks what the header says (c63dec.c); everything after it runs on the
+ * device. Per frame the host copies the packet's entropy-coded data and
+ * the quantisation tables up in one transfer, queues the stages of the
+ * parallel entropy decoding (cuda_kernels/c63_hdec.h: unstuffing,
+ * synchronisation, resolution, writing, vectors), the reconstruction
+ * (c63_recon, the encoder's kernel: dequantisation, the format's float
+ * inverse DCT, motion compensation from the previous picture, which stays
+ * on the device) and the copy into the output frame, and waits for the
+ * status word: the only thing that comes back. An error there is the
+ * serial decoder's, with its message (ff_c63_hd_status()).
+ */
+
+#include <string.h>
+
+#include "libavutil/cuda_check.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/mem.h"
+#include "libavcodec/avcodec.h"
+#include "libavcodec/decode.h"
+#include "libavcodec/hwaccel_internal.h"
+#include "libavcodec/internal.h"
+
+#include "cuda_kernels/c63_ec.h"
+#include "cuda_kernels/c63_transform.h"
+#include "c63dec.h"
+#include "c63hd.h"
+#include "libavfilter/cuda/load_helper.h"
+
+extern const unsigned char ff_c63_cuda_ptx_data[];
+extern const unsigned int ff_c63_cuda_ptx_len;
+
+#define CHECK_CU(x) FF_CUDA_CHECK_DL(avctx, h->cu, x)
+
+/* Driver entry points that ffnvcodec's loader does not provide. */
+typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
+typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
+
+enum { K_CHUNKS, K_UNSTUFF, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
+
+typedef struct C63CUDAContext {
+    AVCUDADeviceContext *hwctx;
+    CudaFunctions *cu;
+    CUmodule module;
+    CUfunction f[NB_KERNELS];
+    CUstream stream;
+
+    C63HDTables tables;
+    int nblocks;                ///< of the geometry the buffers are for
+    size_t plane_bytes;         ///< the three planes, stride the padded width
+
+    /* per geometry */
+    CUdeviceptr d_tables, d_status, d_start, d_info, d_coef, d_mv, d_rec[2];
+    int cur;                    ///< d_rec[cur] receives the frame; the other is the reference
+
+    /* per largest packet */
+    size_t pkt_cap;             ///< stuffed bytes the buffers below hold
+    CUdeviceptr d_in;           ///< the quantisation tables (192 bytes), then the packet
+    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums;
+    uint8_t *h_in;              ///< pinned: the same, to upload
+    C63HDStatus *h_status;      ///< pinned
+    tcuMemAllocHost *mem_alloc_host;    ///< (NULL: av_malloc(), unpinned)
+    tcuMemFreeHost  *mem_free_host;
+
+    const uint8_t *pkt;         ///< this frame's entropy-coded data
+    int pkt_size;
+} C63CUDAContext;
+
+#define Q_BYTES 256             ///< the tables' part of d_in, aligned
+
+static int alloc_host(AVCodecContext *avctx, C63CUDAContext *h, void **p, size_t size)
+{
+    if (h->mem_alloc_host)
+        return CHECK_CU(h->mem_alloc_host(p, size));
+    *p = av_malloc(size);
+    return *p ? 0 : AVERROR(ENOMEM);
+}
+
+static void free_host(C63CUDAContext *h, void *p)
+{
+    if (p && h->mem_free_host)
+        h->mem_free_host(p);
+    else
+        av_free(p);
+}
+
+static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
+{
+    CudaFunctions *cu = h->cu;
+    CUdeviceptr *d[] = { &h->d_in, &h->d_data, &h->d_chunks, &h->d_entry, &h->d_exit, &h->d_sums };
+    for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
+        if (*d[i]) {
+            CHECK_CU(cu->cuMemFree(*d[i]));
+            *d[i] = 0;
+        }
+    free_host(h, h->h_in);
+    h->h_in = NULL;
+    h->pkt_cap = 0;
+}
+
+/* The buffers for size stuffed bytes (grown by half again). */
+static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
+{
+    CudaFunctions *cu = h->cu;
+    size_t cap;
+    int nsegs, nchunks, ret;
+
+    if ((size_t)size <= h->pkt_cap)
+        return 0;
+    if ((ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
+        return ret;
+    free_packet_buffers(avctx, h);
+    cap     = FFMAX((size_t)size + size / 2, 65536);
+    if (cap > INT_MAX / 2)
+        cap = size;
+    nsegs   = c63hd_nsegs(cap);
+    nchunks = (cap + C63HD_CHUNK - 1) / C63HD_CHUNK;
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_in, Q_BYTES + cap + 16))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_data, cap + C63HD_PAD))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_chunks, 4 * (size_t)nchunks))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_entry, sizeof(c63hd_state) * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_exit, sizeof(c63hd_state) * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_sums, sizeof(C63HDSum) * nsegs))) < 0 ||
+        (ret = alloc_host(avctx, h, (void **)&h->h_in, Q_BYTES + cap + 16)) < 0) {
+        free_packet_buffers(avctx, h);
+        return ret;
+    }
+    h->pkt_cap = cap;
+    return 0;
+}
+
+static int c63_cuda_start_frame(AVCodecContext *avctx, const AVBufferRef *buf_ref,
+                                const uint8_t *buf, uint32_t buf_size)
+{
+    return 0;
+}
+
+static int c63_cuda_decode_slice(AVCodecContext *avctx, const uint8_t *buf, uint32_t size)
+{
+    C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
+    h->pkt      = buf;
+    h->pkt_size = size;
+    return 0;
+}
+
+static int launch(AVCodecContext *avctx, C63CUDAContext *h, int k, int grid, int threads,
+                  void *params)
+{
+    void *args[] = { params };
+    return CHECK_CU(h->cu->cuLaunchKernel(h->f[k], grid, 1, 1, threads, 1, 1, 0, h->stream,
+                                         args, NULL));
+}
+
+static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
+{
+    C63DecContext *s = avctx->priv_data;
+    CudaFunctions *cu = h->cu;
+    const C63Geometry *g = &s->geo;
+    C63HDParams p = { 0 };
+    C63EncParams e = { 0 };
+    int w[3], ht[3], rows, ret;
+    const int ref = !h->cur;
+
+    ff_c63_hd_params(&p, g, h->pkt_size, s->hdr.keyframe);
+    if (!p.nchunks) {
+        C63HDStatus none = { .marker = C63HD_NOMARKER };
+        s->keep_ref = 1;
+        return ff_c63_hd_status(avctx, &p, &none, h->pkt);
+    }
+    if ((ret = packet_buffers(avctx, h, h->pkt_size)) < 0)
+        return ret;
+
+    /* up: the tables, the packet and a zero byte after it */
+    memcpy(h->h_in, s->hdr.q, sizeof(s->hdr.q));
+    memcpy(h->h_in + Q_BYTES, h->pkt, h->pkt_size);
+    h->h_in[Q_BYTES + h->pkt_size] = 0;
+    h->h_status->marker = C63HD_NOMARKER;
+    h->h_status->size   = 0;
+    h->h_status->error  = C63HD_NO_ERROR;
+    h->h_status->redone = 0;
+
+    p.pkt    = h->d_in + Q_BYTES;
+    p.data   = h->d_data;
+    p.chunks = h->d_chunks;
+    p.status = h->d_status;
+    p.tables = h->d_tables;
+    p.entry  = h->d_entry;
+    p.exit   = h->d_exit;
+    p.sums   = h->d_sums;
+    p.start  = h->d_start;
+    p.info   = h->d_info;
+    p.coef   = h->d_coef;
+    p.mv     = h->d_mv;
+
+    for (int i = 0; i < 3; i++) {
+        w[i]  = g->w[i];
+        ht[i] = g->h[i];
+    }
+    c63_enc_layout(&e, w, ht);
+    e.coef = h->d_coef;
+    e.rec  = h->d_rec[h->cur];
+    e.ref  = h->d_rec[ref];
+    e.mv   = h->d_mv;
+    e.q    = h->d_in;
+    e.key  = s->hdr.keyframe;
+    rows   = p.bh[0] + p.bh[1] + p.bh[2];
+
+    if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(h->d_in, h->h_in, Q_BYTES + h->pkt_size + 1,
+                                              h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(h->d_status, h->h_status, sizeof(*h->h_status),
+                                              h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_data, 0, h->pkt_size + C63HD_PAD, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_start, 0xFF, 4 * ((size_t)p.nblocks + 1), h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_info, 0, 4 * (size_t)p.nblocks, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_coef, 0, 128 * (size_t)p.nblocks, h->stream))) < 0)
+        return ret;
+    if ((ret = launch(avctx, h, K_CHUNKS,  p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, K_SYNC,    p.ngroups, C63HD_GROUP, &p)) < 0 ||
+        (ret = launch(avctx, h, K_RESOLVE, 1, 1024, &p)) < 0 ||
+        (ret = launch(avctx, h, K_WRITE, (p.nsegs + C63HD_GROUP - 1) / C63HD_GROUP,
+                      C63HD_GROUP, &p)) < 0 ||
+        (ret = launch(avctx, h, K_FIXUP, (rows * 32 + 127) / 128, 128, &p)) < 0 ||
+        (ret = launch(avctx, h, K_RECON, (e.nblocks + C63_ENC_BLOCKS - 1) / C63_ENC_BLOCKS,
+                      C63_ENC_THREADS, &e)) < 0)
+        return ret;
+    for (int i = 0; i < 3; i++) {
+        const CUDA_MEMCPY2D cpy = {
+            .srcMemoryType = CU_MEMORYTYPE_DEVICE,
+            .srcDevice     = h->d_rec[h->cur] + (size_t)64 * e.p[i].first,
+            .srcPitch      = w[i],
+            .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+            .dstDevice     = (CUdeviceptr)frame->data[i],
+            .dstPitch      = frame->linesize[i],
+            .WidthInBytes  = w[i],
+            .Height        = ht[i],
+        };
+        if ((ret = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, h->stream))) < 0)
+            return ret;
+    }
+    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(h->h_status, h->d_status, sizeof(*h->h_status),
+                                              h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
+        return ret;
+
+    if ((ret = ff_c63_hd_status(avctx, &p, h->h_status, h->pkt)) < 0) {
+        s->keep_ref = h->h_status->marker == C63HD_NOMARKER ||
+                      h->pkt[h->h_status->marker + 1] != C63_EOI;
+        return ret;
+    }
+    h->cur = ref;
+    return 0;
+}
+
+static int c63_cuda_end_frame(AVCodecContext *avctx)
+{
+    C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
+    C63DecContext *s = avctx->priv_data;
+    AVFrame *frame = s->cur;
+    CUcontext dummy;
+    int ret;
+
+    if ((ret = CHECK_CU(h->cu->cuCtxPushCurrent(h->hwctx->cuda_ctx))) < 0)
+        return ret;
+    ret = decode(avctx, h, frame);
+    CHECK_CU(h->cu->cuCtxPopCurrent(&dummy));
+    return ret;
+}
+
+static int c63_cuda_frame_params(AVCodecContext *avctx, AVBufferRef *hw_frames_ctx)
+{
+    AVHWFramesContext *fc = (AVHWFramesContext *)hw_frames_ctx->data;
+    fc->format    = AV_PIX_FMT_CUDA;
+    fc->sw_format = AV_PIX_FMT_YUV420P;
+    fc->width     = avctx->coded_width;
+    fc->height    = avctx->coded_height;
+    return 0;
+}
+
+static int c63_cuda_uninit(AVCodecContext *avctx)
+{
+    C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
+    CudaFunctions *cu = h->cu;
+    CUcontext dummy;
+
+    if (!h->hwctx)
+        return 0;
+    if (CHECK_CU(cu->cuCtxPushCurrent(h->hwctx->cuda_ctx)) < 0)
+        return 0;
+    if (h->stream)
+        CHECK_CU(cu->cuStreamSynchronize(h->stream));
+    free_packet_buffers(avctx, h);
+    {
+        CUdeviceptr *d[] = { &h->d_tables, &h->d_status, &h->d_start, &h->d_info,
+                             &h->d_coef, &h->d_mv, &h->d_rec[0], &h->d_rec[1] };
+        for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
+            if (*d[i])
+                CHECK_CU(cu->cuMemFree(*d[i]));
+    }
+    free_host(h, h->h_status);
+    if (h->stream)
+        CHECK_CU(cu->cuStreamDestroy(h->stream));
+    if (h->module)
+        CHECK_CU(cu->cuModuleUnload(h->module));
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    memset(h, 0, sizeof(*h));
+    return 0;
+}
+
+static int c63_cuda_init(AVCodecContext *avctx)
+{
+    static const char *const names[NB_KERNELS] = {
+        [K_CHUNKS] = "c63_hd_chunks", [K_UNSTUFF] = "c63_hd_unstuff", [K_SYNC] = "c63_hd_sync",
+        [K_RESOLVE] = "c63_hd_resolve", [K_WRITE] = "c63_hd_write", [K_FIXUP] = "c63_hd_fixup",
+        [K_RECON] = "c63_recon",
+    };
+    C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
+    C63DecContext *s = avctx->priv_data;
+    const C63Geometry *g = &s->geo;
+    AVHWFramesContext *fc;
+    CudaFunctions *cu;
+    CUcontext dummy;
+    size_t nblocks;
+    int ret;
+
+    if ((ret = ff_decode_get_hw_frames_ctx(avctx, AV_HWDEVICE_TYPE_CUDA)) < 0)
+        return ret;
+    fc       = (AVHWFramesContext *)avctx->hw_frames_ctx->data;
+    h->hwctx = fc->device_ctx->hwctx;
+    h->cu = cu = h->hwctx->internal->cuda_dl;
+    if (cu->lib) {
+        h->mem_alloc_host = (tcuMemAllocHost *)FFNV_SYM_FUNC(cu->lib, "cuMemAllocHost_v2");
+        h->mem_free_host  = (tcuMemFreeHost *)FFNV_SYM_FUNC(cu->lib, "cuMemFreeHost");
+        if (!h->mem_alloc_host || !h->mem_free_host)
+            h->mem_alloc_host = NULL, h->mem_free_host = NULL;
+    }
+    ff_c63_hd_tables(&h->tables);
+
+    nblocks = 6 * (size_t)g->mb_w * g->mb_h;
+    h->plane_bytes = 0;
+    for (int i = 0; i < 3; i++)
+        h->plane_bytes += (size_t)g->w[i] * g->h[i];
+
+    if ((ret = CHECK_CU(cu->cuCtxPushCurrent(h->hwctx->cuda_ctx))) < 0)
+        return ret;
+    if ((ret = ff_cuda_load_module(avctx, h->hwctx, &h->module,
+                                   ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
+        goto end;
+    for (int i = 0; i < NB_KERNELS; i++)
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&h->f[i], h->module, names[i]))) < 0)
+            goto end;
+    if ((ret = CHECK_CU(cu->cuStreamCreate(&h->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_tables, sizeof(h->tables)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_status, sizeof(C63HDStatus)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_start, 4 * (nblocks + 1)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_info, 4 * nblocks))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_coef, 128 * nblocks))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_mv, 2 * nblocks))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[0], h->plane_bytes))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[1], h->plane_bytes))) < 0 ||
+        (ret = alloc_host(avctx, h, (void **)&h->h_status, sizeof(C63HDStatus))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoD(h->d_tables, &h->tables, sizeof(h->tables)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_mv, 0, 2 * nblocks, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[0], 0, h->plane_bytes, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[1], 0, h->plane_bytes, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
+        goto end;
+    h->nblocks = nblocks;
+end:
+    CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    return ret;
+}
+
+const FFHWAccel ff_c63_cuda_hwaccel = {
+    .p.name         = "c63_cuda",
+    .p.type         = AVMEDIA_TYPE_VIDEO,
+    .p.id           = AV_CODEC_ID_C63,
+    .p.pix_fmt      = AV_PIX_FMT_CUDA,
+    .start_frame    = c63_cuda_start_frame,
+    .decode_slice   = c63_cuda_decode_slice,
+    .end_frame      = c63_cuda_end_frame,
+    .frame_params   = c63_cuda_frame_params,
+    .init           = c63_cuda_init,
+    .uninit         = c63_cuda_uninit,
+    .priv_data_size = sizeof(C63CUDAContext),
+};
