@@ -709,7 +709,7 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
          * errors of both as the code below does. */
         s->hdr      = h;
         s->cur      = frame;
-        s->keep_ref = 0;
+        s->keep_ref = 1;
         if ((ret = ff_get_buffer(avctx, frame, AV_GET_BUFFER_FLAG_REF)) < 0 ||
             (ret = FF_HW_CALL(avctx, start_frame, NULL, avpkt->data, avpkt->size)) < 0 ||
             (ret = FF_HW_CALL(avctx, decode_slice, h.data, avpkt->data + avpkt->size - h.data)) < 0 ||

@@ -69,9 +69,11 @@ typedef struct C63DecContext {
     /* For the hwaccel: the frame being decoded, and what it says back. */
     C63FrameHeader hdr;
     AVFrame      *cur;
-    int           keep_ref;     ///< the hwaccel failed before the blocks (the
-                                ///  data's end): the reference stays, as
-                                ///  unstuff()'s errors leave it
+    int           keep_ref;     ///< set before the hwaccel runs; it clears it
+                                ///  once the device works on the reference's
+                                ///  buffers, and sets it again for an error
+                                ///  of the data's end (the reference stays,
+                                ///  as unstuff()'s errors leave it)
 } C63DecContext;
 
 

@@ -187,11 +187,14 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     ff_c63_hd_params(&p, g, h->pkt_size, s->hdr.keyframe);
     if (!p.nchunks) {
         C63HDStatus none = { .marker = C63HD_NOMARKER };
-        s->keep_ref = 1;
         return ff_c63_hd_status(avctx, &p, &none, h->pkt);
     }
     if ((ret = packet_buffers(avctx, h, h->pkt_size)) < 0)
         return ret;
+
+    /* From here on the device works on the reference's buffers: an error
+     * that is not the data's end (below) drops the reference. */
+    s->keep_ref = 0;
 
     /* up: the tables, the packet and a zero byte after it */
     memcpy(h->h_in, s->hdr.q, sizeof(s->hdr.q));
@@ -391,6 +394,9 @@ static int c63_cuda_init(AVCodecContext *avctx)
     h->nblocks = nblocks;
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
+    /* FFmpeg frees the private data of a failed init without uninit */
+    if (ret < 0)
+        c63_cuda_uninit(avctx);
     return ret;
 }
 
