@@ -1,6 +1,6 @@
 #!/bin/sh
-# CUDA fault injection over c63_cuda, cudadiff, drawtext_cuda and
-# mestimate_cuda (needs a CUDA device).
+# CUDA fault injection over c63_cuda, the c63 decoder's CUDA hwaccel,
+# cudadiff, drawtext_cuda and mestimate_cuda (needs a CUDA device).
 #
 #   run-faults.sh FFMPEG SHIM [CODE]
 #
@@ -71,6 +71,13 @@ FONT=${DRAWTEXT_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
 CASES="$CASES
 drawtext_cuda|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=nv12,hwupload_cuda,drawtext_cuda=fontfile=$FONT:text=Fault:fontsize=20:box=1:borderw=1,hwdownload,format=nv12 -f rawvideo
 mestimate_cuda|-init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i $SRC -frames:v 3 -vf format=yuv420p,hwupload_cuda,mestimate_cuda,hwdownload,format=yuv420p,codecview=mv=pf+bf -f rawvideo"
+# the c63 decoder's CUDA hwaccel on a stream the CPU encoder writes first
+# (where the hwaccel cannot start, -hwaccel falls back to the CPU
+# decoder: the same output, exit 0)
+CASES="$CASES
+c63-hwaccel|-hwaccel cuda -hwaccel_output_format cuda -i $TMP/dec.c63 -vf hwdownload,format=yuv420p -f rawvideo"
+[ "$JOB" = yes ] || "$FFMPEG" -nostdin -v error -f lavfi -i "$SRC" -frames:v 3 -c:v c63 -f c63 \
+    "$TMP/dec.c63" || exit 1
 FUNCS=${CUDA_FAULT_FUNCS:-$FUNCS}
 
 bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
