@@ -188,13 +188,15 @@ static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, in
         avctx->pix_fmt = ret;
     }
 
-    s->nb_slots = use_pipeline(avctx) ? s->geo.mb_h : 1;
-    av_freep(&s->blocks);
-    av_freep(&s->coef);
-    s->blocks = av_malloc_array((size_t)s->nb_slots * s->geo.mb_w, 6 * sizeof(*s->blocks));
-    s->coef   = av_malloc_array((size_t)s->nb_slots * s->geo.mb_w, 6 * sizeof(*s->coef));
-    if (!s->blocks || !s->coef)
-        return AVERROR(ENOMEM);
+    if (!avctx->hwaccel) {      /* (with one, the blocks are the device's) */
+        s->nb_slots = use_pipeline(avctx) ? s->geo.mb_h : 1;
+        av_freep(&s->blocks);
+        av_freep(&s->coef);
+        s->blocks = av_malloc_array((size_t)s->nb_slots * s->geo.mb_w, 6 * sizeof(*s->blocks));
+        s->coef   = av_malloc_array((size_t)s->nb_slots * s->geo.mb_w, 6 * sizeof(*s->coef));
+        if (!s->blocks || !s->coef)
+            return AVERROR(ENOMEM);
+    }
     s->have_geo = 1;
     return 0;
 }

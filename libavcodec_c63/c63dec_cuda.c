@@ -44,7 +44,6 @@
 #include "libavcodec/hwaccel_internal.h"
 #include "libavcodec/internal.h"
 
-#include "cuda_kernels/c63_ec.h"
 #include "cuda_kernels/c63_transform.h"
 #include "c63dec.h"
 #include "c63hd.h"
@@ -67,10 +66,6 @@ typedef struct C63CUDAContext {
     CUmodule module;
     CUfunction f[NB_KERNELS];
     CUstream stream;
-
-    C63HDTables tables;
-    int nblocks;                ///< of the geometry the buffers are for
-    size_t plane_bytes;         ///< the three planes, stride the padded width
 
     /* per geometry */
     CUdeviceptr d_tables, d_status, d_start, d_info, d_coef, d_mv, d_rec[2];
@@ -346,7 +341,8 @@ static int c63_cuda_init(AVCodecContext *avctx)
     AVHWFramesContext *fc;
     CudaFunctions *cu;
     CUcontext dummy;
-    size_t nblocks;
+    C63HDTables tables;
+    size_t nblocks, plane_bytes = 0;
     int ret;
 
     if ((ret = ff_decode_get_hw_frames_ctx(avctx, AV_HWDEVICE_TYPE_CUDA)) < 0)
@@ -360,12 +356,11 @@ static int c63_cuda_init(AVCodecContext *avctx)
         if (!h->mem_alloc_host || !h->mem_free_host)
             h->mem_alloc_host = NULL, h->mem_free_host = NULL;
     }
-    ff_c63_hd_tables(&h->tables);
+    ff_c63_hd_tables(&tables);
 
     nblocks = 6 * (size_t)g->mb_w * g->mb_h;
-    h->plane_bytes = 0;
     for (int i = 0; i < 3; i++)
-        h->plane_bytes += (size_t)g->w[i] * g->h[i];
+        plane_bytes += (size_t)g->w[i] * g->h[i];
 
     if ((ret = CHECK_CU(cu->cuCtxPushCurrent(h->hwctx->cuda_ctx))) < 0)
         return ret;
@@ -376,22 +371,21 @@ static int c63_cuda_init(AVCodecContext *avctx)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&h->f[i], h->module, names[i]))) < 0)
             goto end;
     if ((ret = CHECK_CU(cu->cuStreamCreate(&h->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_tables, sizeof(h->tables)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_tables, sizeof(tables)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_status, sizeof(C63HDStatus)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_start, 4 * (nblocks + 1)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_info, 4 * nblocks))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_coef, 128 * nblocks))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_mv, 2 * nblocks))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[0], h->plane_bytes))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[1], h->plane_bytes))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[0], plane_bytes))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[1], plane_bytes))) < 0 ||
         (ret = alloc_host(avctx, h, (void **)&h->h_status, sizeof(C63HDStatus))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemcpyHtoD(h->d_tables, &h->tables, sizeof(h->tables)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoD(h->d_tables, &tables, sizeof(tables)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_mv, 0, 2 * nblocks, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[0], 0, h->plane_bytes, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[1], 0, h->plane_bytes, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[0], 0, plane_bytes, h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[1], 0, plane_bytes, h->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
         goto end;
-    h->nblocks = nblocks;
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     /* FFmpeg frees the private data of a failed init without uninit */

@@ -26,7 +26,7 @@
 
 #include "c63hd.h"
 
-static void build(C63HDTables *t, int tab, const uint8_t *bits, const uint8_t *val, int nb)
+static void build(C63HDTables *t, int tab, const uint8_t *bits, const uint8_t *val)
 {
     unsigned code = 0;
     int n = 0;
@@ -49,15 +49,14 @@ static void build(C63HDTables *t, int tab, const uint8_t *bits, const uint8_t *v
     for (; n < FF_ARRAY_ELEMS(t->sym[tab]); n++)
         t->sym[tab][n] = 0;
     t->first[tab][0] = t->count[tab][0] = t->index[tab][0] = 0;
-    (void)nb;
 }
 
 void ff_c63_hd_tables(C63HDTables *t)
 {
-    build(t, 0, ff_mjpeg_bits_dc_luminance,   ff_mjpeg_val_dc, 12);
-    build(t, 1, ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc, 12);
-    build(t, 2, ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance,   162);
-    build(t, 3, ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance, 162);
+    build(t, 0, ff_mjpeg_bits_dc_luminance,   ff_mjpeg_val_dc);
+    build(t, 1, ff_mjpeg_bits_dc_chrominance, ff_mjpeg_val_dc);
+    build(t, 2, ff_mjpeg_bits_ac_luminance,   ff_mjpeg_val_ac_luminance);
+    build(t, 3, ff_mjpeg_bits_ac_chrominance, ff_mjpeg_val_ac_chrominance);
 }
 
 void ff_c63_hd_params(C63HDParams *p, const C63Geometry *g, int pkt_size, int keyframe)

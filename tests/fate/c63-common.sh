@@ -71,6 +71,40 @@ refdec() {
     return 1
 }
 
+# first_error LOG: the first error message of the c63 decoder in LOG
+first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
+
+# bad_stream CASE OUT: a hostile stream into OUT; returns 2 for an
+# unknown CASE. truncated, no-eoi: tiny.c63 cut short; garbled-sof,
+# zero-size, missing-dqt, repeated-sof, huge-size (8192x8192 claimed by a
+# frame of a few hundred bytes): header damage; size-change: tiny then
+# odd_height; no-reference: tiny.c63 without its first (key) frame;
+# mv-outside, bad-ac-run: the samples bad_mv.c63 and bad_run.c63;
+# garbage-N: qcif_keyint.c63 with seven bytes overwritten at offset N.
+bad_stream() {
+    case $1 in
+    truncated)    head -c 3000 "$SAMPLES/tiny.c63" > "$2" ;;
+    no-eoi)       head -c 700 "$SAMPLES/tiny.c63" > "$2" ;;
+    garbled-sof)  { head -c 210 "$SAMPLES/tiny.c63"; printf '\007';
+                    tail -c +212 "$SAMPLES/tiny.c63"; } > "$2" ;;
+    zero-size)    { head -c 206 "$SAMPLES/tiny.c63"; printf '\000\000';
+                    tail -c +209 "$SAMPLES/tiny.c63"; } > "$2" ;;
+    missing-dqt)  { head -c 2 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$2" ;;
+    repeated-sof) { head -c 221 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$2" ;;
+    size-change)  cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$2" ;;
+    huge-size)    { head -c 206 "$SAMPLES/tiny.c63"; printf '\040\000\040\000';
+                    tail -c +211 "$SAMPLES/tiny.c63"; } > "$2" ;;
+    no-reference) run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || return 1
+                  tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$2" ;;
+    mv-outside)   cp "$SAMPLES/bad_mv.c63" "$2" ;;
+    bad-ac-run)   cp "$SAMPLES/bad_run.c63" "$2" ;;
+    garbage-*)    cp "$SAMPLES/qcif_keyint.c63" "$2" &&
+                  printf '\377\377\000\252\125\377\001' |
+                      dd of="$2" bs=1 seek="${1#garbage-}" conv=notrunc 2> /dev/null ;;
+    *)            return 2 ;;
+    esac
+}
+
 # vector_in NAME OUT: a stored vector's input, decompressed
 vector_in() { xz -dc "$SAMPLES/$1.yuv.xz" > "$2"; }
 

@@ -55,7 +55,6 @@
 . "$(dirname "$0")/c63-common.sh"
 
 HW="-hwaccel cuda -hwaccel_output_format cuda"
-first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
 
 # hw_md5 IN [DEC_OPTS...]: the md5 of IN's pictures decoded on the GPU
 # into CUDA frames, downloaded
@@ -88,21 +87,8 @@ hwsame)
     echo "GPU decoding identical"
     ;;
 hwbad)
-    case $1 in
-    truncated)    head -c 3000 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
-    no-eoi)       head -c 700 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
-    mv-outside)   cp "$SAMPLES/bad_mv.c63" "$TMP/in.c63" ;;
-    bad-ac-run)   cp "$SAMPLES/bad_run.c63" "$TMP/in.c63" ;;
-    size-change)  cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/in.c63" ;;
-    no-reference) run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || exit 1
-                  tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
-    garbage-*)    # bytes of the second frame's data overwritten at offset N
-                  cp "$SAMPLES/qcif_keyint.c63" "$TMP/in.c63"
-                  n=${1#garbage-}
-                  printf '\377\377\000\252\125\377\001' |
-                      dd of="$TMP/in.c63" bs=1 seek="$n" conv=notrunc 2> /dev/null ;;
-    *) echo "unknown case $1"; exit 1 ;;
-    esac
+    bad_stream "$1" "$TMP/in.c63"
+    case $? in 0) ;; 2) echo "unknown case $1"; exit 1 ;; *) exit 1 ;; esac
     for dev in cpu gpu; do
         hwin= vf=
         [ $dev = gpu ] && hwin=$HW vf="-vf hwdownload,format=yuv420p"

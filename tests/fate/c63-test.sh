@@ -51,7 +51,6 @@ bucket_within() {
 }
 
 # The first error the c63 decoder or encoder logged, without the address.
-first_error() { grep -m1 -o '\[c63[^]]*\] .*' "$1" | sed 's/^\[[^]]*\] //'; }
 
 # refused ARGS...: ffmpeg ARGS must refuse cleanly (run_refused); prints
 # "accepted" and fails where it succeeded
@@ -113,26 +112,8 @@ probe-jpeg) # an ordinary JPEG is not taken for c63
         "$TMP/x.jpg" || exit 1
     ;;
 bad)        # hostile input: clear error, non-zero exit, no frame passed off as good
-    case $1 in
-    truncated)    head -c 3000 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
-    no-eoi)       head -c 700 "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
-    garbled-sof)  { head -c 210 "$SAMPLES/tiny.c63"; printf '\007';
-                    tail -c +212 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
-    zero-size)    { head -c 206 "$SAMPLES/tiny.c63"; printf '\000\000';
-                    tail -c +209 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
-    missing-dqt)  { head -c 2 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
-    repeated-sof) { head -c 221 "$SAMPLES/tiny.c63"; tail -c +202 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
-    size-change)  cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/in.c63" ;;
-    huge-size)    # 8192x8192 claimed by a frame of a few hundred bytes
-                  { head -c 206 "$SAMPLES/tiny.c63"; printf '\040\000\040\000';
-                    tail -c +211 "$SAMPLES/tiny.c63"; } > "$TMP/in.c63" ;;
-    no-reference) # tiny.c63 without its first (key) frame
-                  run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || exit 1
-                  tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$TMP/in.c63" ;;
-    mv-outside)   cp "$SAMPLES/bad_mv.c63" "$TMP/in.c63" ;;
-    bad-ac-run)   cp "$SAMPLES/bad_run.c63" "$TMP/in.c63" ;;
-    *) echo "unknown case $1"; exit 1 ;;
-    esac
+    bad_stream "$1" "$TMP/in.c63"
+    case $? in 0) ;; 2) echo "unknown case $1"; exit 1 ;; *) exit 1 ;; esac
     # with -xerror: the first error stops ffmpeg with a non-zero status of
     # its own
     if ! run_refused "$FFMPEG" -nostdin -nostats -hide_banner -xerror -f c63 -i "$TMP/in.c63" \
@@ -245,9 +226,8 @@ hdserial)   # tests/hdserial: the parallel entropy decoding's CPU twin against
         cat "$TMP/log"
         exit 0
     fi
-    cat "$SAMPLES/tiny.c63" "$SAMPLES/odd_height.c63" > "$TMP/size-change.c63"
-    run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || exit 1
-    tail -c +$(($(wc -c < "$TMP/first.c63") + 1)) "$SAMPLES/tiny.c63" > "$TMP/no-reference.c63"
+    bad_stream size-change "$TMP/size-change.c63" && bad_stream no-reference "$TMP/no-reference.c63" ||
+        exit 1
     run_ok "$run" "$SAMPLES/bad_mv.c63" "$SAMPLES/bad_run.c63" "$TMP/size-change.c63" \
         "$TMP/no-reference.c63" > "$TMP/log" || { cat "$TMP/log"; exit 1; }
     for seed in 1 2 3 4 5 6 7 8; do

@@ -125,8 +125,6 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
         for (int i = i0; i < i0 + C63HD_CHUNK && (unsigned)i < st->marker; i++) {
             if (!c63hd_stuffed(pkt, i))
                 data[o++] = pkt[i];
-            else if (i == (int)st->marker - 1)
-                ;
         }
         if ((unsigned)i0 <= st->marker && st->marker < (unsigned)(i0 + C63HD_CHUNK)) {
             unsigned n = 0;

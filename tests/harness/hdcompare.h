@@ -78,7 +78,7 @@ struct Twin {
     C63DSPContext dsp;
     C63HDTables tables;
     C63Geometry geo;
-    bool have_geo = false, have_ref = false;
+    bool have_geo = false;
     int width = 0, height = 0;          // the serial decoder's
     std::vector<uint8_t> plane[2][3];   // [cur/ref][plane], stride w[p]
     std::vector<unsigned char> data;
@@ -164,12 +164,8 @@ static inline int twin_decode(Twin *tw, const uint8_t *buf, int size)
 
     last_error.clear();
     ret = ff_c63_hd_status(NULL, &hp, &st, data);
-    if (ret < 0) {
-        /* the serial decoder keeps its reference after a marker error */
-        if (st.marker != C63HD_NOMARKER && data[st.marker + 1] == C63_EOI)
-            tw->have_ref = false;
+    if (ret < 0)
         return ret;
-    }
 
     for (int i = 0; i < 3; i++) {
         const int w = tw->geo.w[i];
@@ -186,7 +182,6 @@ static inline int twin_decode(Twin *tw, const uint8_t *buf, int size)
     }
     for (int i = 0; i < 3; i++)
         tw->plane[0][i].swap(tw->plane[1][i]);
-    tw->have_ref = true;
     return 0;
 }
 
