@@ -180,6 +180,7 @@ typedef struct C63CudaEncContext {
     int   depth;
     int   stats_gpu;
     char *device;
+    int   primary_ctx;    ///< -primary_ctx (-1: not set)
 
     AVBufferRef         *hwdevice;
     AVCUDADeviceContext *hwctx;
@@ -259,12 +260,41 @@ static void free_host(C63CudaEncContext *s, void **p)
     *p = NULL;
 }
 
+/* The encoder's own device: by default the GPU's primary context, which
+ * the other users of the GPU in the process share (one context per
+ * process, so that encoders run side by side instead of in time slices);
+ * a context of its own where that is asked for, or where the primary
+ * context is already in use with other flags. */
+static av_cold int open_device(AVCodecContext *avctx)
+{
+    C63CudaEncContext *s = avctx->priv_data;
+    AVDictionary *opts = NULL;
+    int ret;
+
+    if ((ret = av_dict_set(&opts, "primary_ctx", s->primary_ctx ? "1" : "0", 0)) < 0)
+        return ret;
+    ret = av_hwdevice_ctx_create(&s->hwdevice, AV_HWDEVICE_TYPE_CUDA, s->device, opts, 0);
+    av_dict_free(&opts);
+    if (ret == AVERROR(ENOTSUP) && s->primary_ctx < 0) {
+        av_log(avctx, AV_LOG_WARNING, "The GPU's primary CUDA context is in use with other "
+               "flags; the encoder opens a context of its own.\n");
+        ret = av_hwdevice_ctx_create(&s->hwdevice, AV_HWDEVICE_TYPE_CUDA, s->device, NULL, 0);
+    }
+    return ret;
+}
+
 static av_cold int init_device(AVCodecContext *avctx)
 {
     C63CudaEncContext *s = avctx->priv_data;
     AVHWDeviceContext *dev;
     int ret;
 
+    if ((avctx->hw_frames_ctx || avctx->hw_device_ctx) && (s->device || s->primary_ctx >= 0)) {
+        av_log(avctx, AV_LOG_ERROR, "The options gpu and primary_ctx apply only when the "
+               "encoder opens its own device; this one is given (%s).\n",
+               avctx->hw_frames_ctx ? "the input frames' device" : "hw_device_ctx");
+        return AVERROR(EINVAL);
+    }
     if (avctx->hw_frames_ctx) {
         AVHWFramesContext *fc = (AVHWFramesContext *)avctx->hw_frames_ctx->data;
         if (fc->format != AV_PIX_FMT_CUDA) {
@@ -280,7 +310,7 @@ static av_cold int init_device(AVCodecContext *avctx)
         }
         s->hwdevice = av_buffer_ref(avctx->hw_device_ctx);
     } else {
-        ret = av_hwdevice_ctx_create(&s->hwdevice, AV_HWDEVICE_TYPE_CUDA, s->device, NULL, 0);
+        ret = open_device(avctx);
         if (ret < 0) {
             av_log(avctx, AV_LOG_ERROR,
                    "No usable CUDA device: the c63_cuda encoder needs an NVIDIA GPU "
@@ -1345,6 +1375,9 @@ static const AVOption options[] = {
       AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, VE },
     { "gpu", "CUDA device to use when none is given (index)", OFFSET(device),
       AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, VE },
+    { "primary_ctx", "When none is given, use the GPU's primary CUDA context, shared within the process "
+      "(auto: yes, else a context of its own where it is in use with other flags)", OFFSET(primary_ctx),
+      AV_OPT_TYPE_BOOL, { .i64 = -1 }, -1, 1, VE },
     { NULL },
 };
 

@@ -36,6 +36,12 @@
 #                          goes to stderr. These tests take the whole
 #                          device: the GPU bundle runs them alone.
 
+#   sharedctx              three c63_cuda outputs of one process from
+#                          system memory: two on the GPU's primary context
+#                          (the default: one context, shared), one with
+#                          -primary_ctx 0 on a context of its own, each
+#                          c63's bytes; -gpu and -primary_ctx where the
+#                          device is given (CUDA frames) are refused
 #
 # The decoder's CUDA hwaccel (-hwaccel cuda):
 #   hwdec NAME cuda|sys    md5 of a stored vector decoded on the GPU, into
@@ -125,6 +131,29 @@ hwpipe)
     run_ok ff $HW -i "$TMP/in.c63" -vf "$vf" $enc "$TMP/gpu.out" || exit 1
     cmp -s "$TMP/cpu.out" "$TMP/gpu.out" || { echo "the outputs differ"; exit 1; }
     echo "c63 -> GPU decoding -> $filter: identical to the CPU decoding's"
+    ;;
+sharedctx)
+    vector_in cif_testsrc2 "$TMP/in.yuv" || exit 1
+    set -- -f rawvideo -s 352x288 -pix_fmt yuv420p -i "$TMP/in.yuv"
+    run_ok ff "$@" -c:v c63 -f c63 "$TMP/cpu.c63" || exit 1
+    run_ok ff -v verbose "$@" -map 0 -c:v c63_cuda -f c63 "$TMP/a.c63" \
+        -map 0 -c:v c63_cuda -f c63 "$TMP/b.c63" \
+        -map 0 -c:v c63_cuda -primary_ctx 0 -f c63 "$TMP/c.c63" 2> /dev/null || exit 1
+    primary=$(grep -c 'Using CUDA primary device context' "$CHECKED_ERR")
+    private=$(grep -c 'Disabling use of CUDA primary device context' "$CHECKED_ERR")
+    [ "$primary" = 2 ] && [ "$private" = 1 ] ||
+        { echo "contexts: $primary primary (2 expected), $private of their own (1 expected)"; exit 1; }
+    for out in a b c; do
+        cmp -s "$TMP/cpu.c63" "$TMP/$out.c63" || { echo "output $out differs from c63's"; exit 1; }
+    done
+    echo "two outputs on the primary context, one on its own: c63's bytes"
+    for opt in "-gpu 0" "-primary_ctx 1"; do
+        run_refused ff -init_hw_device cuda=gpu -filter_hw_device gpu "$@" -vf hwupload \
+            -c:v c63_cuda $opt -f null - || exit 1
+        grep -q 'apply only when the encoder opens its own device' "$CHECKED_ERR" ||
+            { echo "$opt with CUDA frames: $(cat "$CHECKED_ERR")"; exit 1; }
+        echo "$opt with CUDA frames: refused"
+    done
     ;;
 enc)
     name=$1 input=$2 depth=$3

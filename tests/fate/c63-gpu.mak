@@ -144,6 +144,8 @@ tests/cudactx$(EXESUF): $(C63_HARNESS)/cudactx.cpp libavcodec/libavcodec.a libav
 	$(CXX) -O2 -std=c++11 -Wall -I$(SRC_PATH) -I. $(filter -I%,$(CFLAGS)) $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< \
 	    libavcodec/libavcodec.a libswresample/libswresample.a libavutil/libavutil.a \
 	    $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
+fate-c63-cuda-sharedctx: CMD = $(C63_GPU_TEST) sharedctx
+fate-c63-cuda-sharedctx: CMP = null
 fate-c63-cuda-othercontext: CMD = run tests/cudactx$(EXESUF) $${CUDACTX_DEVICE_B:-0}
 fate-c63-cuda-othercontext: tests/cudactx$(EXESUF)
 fate-c63-cuda-othercontext: REF = $(C63_FATE)/ref/c63-cuda-othercontext
@@ -196,7 +198,7 @@ $(FATE_C63_GPU_HWPIPE): CMP = null
 
 FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWSAME) $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
 
-FATE_C63_GPU += fate-c63-cuda-othercontext $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
+FATE_C63_GPU += fate-c63-cuda-othercontext fate-c63-cuda-sharedctx $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
                 $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
 
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,
