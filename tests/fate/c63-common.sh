@@ -138,3 +138,29 @@ keyframes() {
     run_ok "$FFPROBE" -v error -show_entries packet=flags -of csv=p=0 "$1" > "$TMP/flags" &&
         awk '/K/ { printf "%s%d", n++ ? " " : "", NR - 1 } END { print "" }' "$TMP/flags"
 }
+
+# split_join ENCODER GPUS OPTS...: a clip of 75 frames with keyframes
+# every 25 (-g 25), coded once, and cut at its keyframes by the segment
+# muxer into three rawvideo NUT files, each coded on its own (c63_cuda:
+# part i on GPU i % GPUS) and joined by the concat demuxer with -c copy;
+# fails unless the join has the single encode's bytes. Prints the parts'
+# and the join's frame counts and keyframes.
+split_join() {
+    enc=$1 gpus=$2; shift 2
+    src="testsrc2=s=176x144:r=25"
+    run_ok ff -f lavfi -i "$src" -frames:v 75 -c:v "$enc" -g 25 "$@" -f c63 "$TMP/single.c63" &&
+        run_ok ff -f lavfi -i "$src" -frames:v 75 -c:v rawvideo -f segment -segment_format nut \
+            -segment_frames 25,50 "$TMP/part%d.nut" || return 1
+    : > "$TMP/list"
+    for i in 0 1 2; do
+        gpu=
+        [ "$enc" = c63_cuda ] && gpu="-gpu $((i % gpus))"
+        run_ok ff -i "$TMP/part$i.nut" -c:v "$enc" -g 25 $gpu "$@" -f c63 "$TMP/out$i.c63" || return 1
+        echo "part $i: keyframes $(keyframes "$TMP/out$i.c63")" || return 1
+        echo "file '$TMP/out$i.c63'" >> "$TMP/list"
+    done
+    run_ok ff -f concat -safe 0 -i "$TMP/list" -c copy -f c63 "$TMP/joined.c63" || return 1
+    echo "joined: keyframes $(keyframes "$TMP/joined.c63")"
+    cmp -s "$TMP/single.c63" "$TMP/joined.c63" || { echo "the join differs from the single encode"; return 1; }
+    echo "the join has the single encode's bytes"
+}

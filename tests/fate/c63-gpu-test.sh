@@ -42,6 +42,8 @@
 #                          -primary_ctx 0 on a context of its own, each
 #                          c63's bytes; -gpu and -primary_ctx where the
 #                          device is given (CUDA frames) are refused
+#   split GPUS OPTS...      split_join of c63-common.sh with c63_cuda, the
+#                          parts on GPUS devices in turn
 #
 # The decoder's CUDA hwaccel (-hwaccel cuda):
 #   hwdec NAME cuda|sys    md5 of a stored vector decoded on the GPU, into
@@ -131,6 +133,10 @@ hwpipe)
     run_ok ff $HW -i "$TMP/in.c63" -vf "$vf" $enc "$TMP/gpu.out" || exit 1
     cmp -s "$TMP/cpu.out" "$TMP/gpu.out" || { echo "the outputs differ"; exit 1; }
     echo "c63 -> GPU decoding -> $filter: identical to the CPU decoding's"
+    ;;
+split)
+    gpus=$1; shift
+    split_join c63_cuda "$gpus" "$@" || exit 1
     ;;
 sharedctx)
     vector_in cif_testsrc2 "$TMP/in.yuv" || exit 1

@@ -146,6 +146,11 @@ tests/cudactx$(EXESUF): $(C63_HARNESS)/cudactx.cpp libavcodec/libavcodec.a libav
 	    $(EXTRALIBS-avcodec) $(EXTRALIBS-avutil) -ldl -lz
 fate-c63-cuda-sharedctx: CMD = $(C63_GPU_TEST) sharedctx
 fate-c63-cuda-sharedctx: CMP = null
+# the parts of fate-c63-split on the GPUs in turn (C63_SPLIT_GPUS, default
+# 1; the bundle counts them), the same reference
+fate-c63-cuda-split:    CMD = $(C63_GPU_TEST) split $${C63_SPLIT_GPUS:-1}
+fate-c63-cuda-split-rd: CMD = $(C63_GPU_TEST) split $${C63_SPLIT_GPUS:-1} -tables flat -trellis 2 -mv_rd 1 -intra_rd 1 -sc_threshold 0
+fate-c63-cuda-split fate-c63-cuda-split-rd: REF = $(C63_FATE)/ref/$(@:fate-c63-cuda-%=c63-%)
 fate-c63-cuda-othercontext: CMD = run tests/cudactx$(EXESUF) $${CUDACTX_DEVICE_B:-0}
 fate-c63-cuda-othercontext: tests/cudactx$(EXESUF)
 fate-c63-cuda-othercontext: REF = $(C63_FATE)/ref/c63-cuda-othercontext
@@ -198,7 +203,7 @@ $(FATE_C63_GPU_HWPIPE): CMP = null
 
 FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWSAME) $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
 
-FATE_C63_GPU += fate-c63-cuda-othercontext fate-c63-cuda-sharedctx $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
+FATE_C63_GPU += fate-c63-cuda-othercontext fate-c63-cuda-sharedctx fate-c63-cuda-split fate-c63-cuda-split-rd $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
                 $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
 
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,

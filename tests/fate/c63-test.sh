@@ -96,6 +96,10 @@ ecserial)   # tests/ecserial: c63_cuda's GPU entropy coder run serially on the
     refdec "$TMP/serial.c63" || exit 1
     md5 < "$TMP/serial.c63"
     ;;
+split)      # cut at keyframes, coded in parts, joined with -c copy: the
+            # single encode's bytes (split_join of c63-common.sh)
+    split_join c63 1 "$@" || exit 1
+    ;;
 remux)      # c63 -> container -> c63 gives back the same bytes
     name=$1 fmt=$2
     run_ok ff -i "$SAMPLES/$name.c63" -c copy -f "$fmt" "$TMP/x.$fmt" || exit 1

@@ -110,6 +110,15 @@ fate-c63-hdserial-bad: CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$
 $(FATE_C63_HDSERIAL): tests/hdserial$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_HDSERIAL)
 
+# One input cut at its keyframes by the segment muxer, coded in parts and
+# joined by the concat demuxer with -c copy: the single encode's bytes,
+# with the default options and with the rate-distortion options without
+# scene cuts (docs/c63.md "Past one GPU"; the GPU's: fate-c63-cuda-split).
+FATE_C63_SPLIT = fate-c63-split fate-c63-split-rd
+fate-c63-split:    CMD = $(C63_TEST) split
+fate-c63-split-rd: CMD = $(C63_TEST) split -tables flat -trellis 2 -mv_rd 1 -intra_rd 1 -sc_threshold 0
+FATE_C63_ALL += $(FATE_C63_SPLIT)
+
 FATE_C63_ALL += fate-c63-threads fate-c63-psnr
 fate-c63-threads: CMD = $(C63_TEST) threads cif_noise
 # the widest search: a row of the next frame waits for the rows of its
