@@ -25,6 +25,9 @@
 # device for all), 8 processes, and 8 processes under MPS.
 # Every encoder output is compared with the single output's (the same
 # bytes whatever shares the GPU).
+# With two GPUs or more: 2 processes of 8 encoder outputs (default
+# options, to null) and of 8 GPU decodings, both on GPU 0, then one on
+# GPU 0 and one on GPU 1 (-gpu, -hwaccel_device).
 
 BUILD=${1:-build}
 FRAMES=${2:-1500}
@@ -182,3 +185,27 @@ if start_mps; then
     dec_processes "8 processes under MPS" 8
     stop_mps
 fi
+
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$ngpu" -ge 2 ] || exit 0
+echo
+echo "two GPUs: 2 processes, each 8 encoder outputs (default options, to null) or 8 GPU decodings"
+echo "| GPUs of the two processes | encoding, frames/s in all | decoding, frames/s in all |"
+echo "| --- | --- | --- |"
+for devs in "0 0" "0 1"; do
+    t0=$(now)
+    for d in $devs; do
+        ff $IN $(each 8 "-map 0 -frames:v $FRAMES -c:v c63_cuda -gpu $d -f null -") &
+    done
+    wait
+    t1=$(now)
+    enc=$(rate 16 "$t0" "$t1")
+    t0=$(now)
+    for d in $devs; do
+        ff $(each 8 "-hwaccel cuda -hwaccel_device $d -hwaccel_output_format cuda -stream_loop $LOOPS -i $SHM/in.c63") \
+            $(each 8 "-map %i:v -frames:v $FRAMES -f null -") &
+    done
+    wait
+    t1=$(now)
+    echo "| $devs | $enc | $(rate 16 "$t0" "$t1") |"
+done
