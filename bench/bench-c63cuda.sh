@@ -102,14 +102,14 @@ for d in 1 2 4; do
     run "c63_cuda depth $d, rawvideo -> .c63"         gpu$d.c63 -c:v c63_cuda -depth $d
     run "c63_cuda depth $d, rawvideo -> null"         null      -c:v c63_cuda -depth $d
 done
-run "c63_cuda, CUDA frames (hwupload_cuda) -> .c63"   gpuhw.c63 \
-    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
-run "c63_cuda, CUDA frames (hwupload_cuda) -> null"   null \
-    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
+run "c63_cuda, CUDA frames (hwupload) -> .c63"   gpuhw.c63 \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload -c:v c63_cuda
+run "c63_cuda, CUDA frames (hwupload) -> null"   null \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload -c:v c63_cuda
 # the same graph without the encoder (the CUDA frames wrapped, not
 # downloaded): what the input side can deliver
-run "no encoder: CUDA frames (hwupload_cuda) -> null" null \
-    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda
+run "no encoder: CUDA frames (hwupload) -> null" null \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload
 
 if [ -n "${C63_PEER:-}" ]; then
     echo "the peer ($C63_PEER) and c63_cuda on the 200 frames of the input, once:"
@@ -176,10 +176,10 @@ rm -f "$TMP/cam.yuv" "$TMP/in.avi"
 INPUT="-stream_loop -1 -f rawvideo -s 3840x2160 -pix_fmt yuv420p -i $TMP/uhd.yuv"
 echo "end to end, 3840x2160:"
 run "c63_cuda depth 2, rawvideo -> .c63"              uhd-gpu.c63 -c:v c63_cuda
-run "c63_cuda, CUDA frames (hwupload_cuda) -> null"   null \
-    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda -c:v c63_cuda
-run "no encoder: CUDA frames (hwupload_cuda) -> null" null \
-    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload_cuda
+run "c63_cuda, CUDA frames (hwupload) -> null"   null \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload -c:v c63_cuda
+run "no encoder: CUDA frames (hwupload) -> null" null \
+    -init_hw_device cuda=gpu -filter_hw_device gpu -vf hwupload
 CPU_SHORT0=$CPU_SHORT CPU_LONG0=$CPU_LONG CPU_SHORT=20 CPU_LONG=120
 run_cpu "c63 (CPU, $(nproc) threads) -> .c63"         uhd-cpu.c63 -c:v c63
 CPU_SHORT=$CPU_SHORT0 CPU_LONG=$CPU_LONG0
@@ -213,7 +213,7 @@ if command -v nvidia-smi > /dev/null 2>&1; then
           awk -F', *' -v p=$pid '$1 == p { print $2 }')
     kill $pid 2>/dev/null; wait $pid 2>/dev/null
     "$FFMPEG" -nostdin -hide_banner -init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi \
-        -i testsrc2=s=64x64 -vf hwupload_cuda -frames:v 100000 -f null - > "$TMP/mem0.log" 2>&1 &
+        -i testsrc2=s=64x64 -vf hwupload -frames:v 100000 -f null - > "$TMP/mem0.log" 2>&1 &
     pid=$!
     sleep 3
     mem0=$(nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits |

@@ -28,7 +28,7 @@
 # the camera clip (BUILD/clips/vtest.avi or CAMERA_CLIP; bench/camera-clip.sh
 # fetches it) upscaled to 1080p, as on testsrc2.
 # Whole process: the wall time of ffmpeg running testsrc2 -> format=nv12
-# [-> hwupload_cuda] -> the filter -> null over FRAMES frames, as frames/s,
+# [-> hwupload] -> the filter -> null over FRAMES frames, as frames/s,
 # with the same graph without the filter beside it.
 set -eu
 BUILD=${1:-$(cd "$(dirname "$0")/.." && pwd)/build}
@@ -125,9 +125,9 @@ for size in 1920x1080 3840x2160; do
         c0=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12")
         c1=$(rtime -f lavfi -i "testsrc2=s=$size:r=25" -frames:v $N -vf "format=nv12,drawtext=$opts")
         g0=$(rtime -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "testsrc2=s=$size:r=25" \
-             -frames:v $N -vf "format=nv12,hwupload_cuda")
+             -frames:v $N -vf "format=nv12,hwupload")
         g1=$(rtime -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "testsrc2=s=$size:r=25" \
-             -frames:v $N -vf "format=nv12,hwupload_cuda,drawtext_cuda=$opts")
+             -frames:v $N -vf "format=nv12,hwupload,drawtext_cuda=$opts")
         echo "bench: drawtext $size $case (nv12), whole process, $N frames: CPU graph $(fps $c0) fps, with drawtext $(fps $c1) fps; GPU graph $(fps $g0) fps, with drawtext_cuda $(fps $g1) fps"
     done
 done

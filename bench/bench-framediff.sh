@@ -3,7 +3,7 @@
 # wire, against the raw frame and the version 1 list (48 + 6 bytes per sent
 # byte), and encoder and decoder time per frame, at thresholds 10, 20 and
 # 40, for 720p and 1080p; the same clip coded by c63 for comparison. Where
-# a CUDA device is usable, also the GPU sender (hwupload_cuda, cudadiff,
+# a CUDA device is usable, also the GPU sender (hwupload, cudadiff,
 # the encoder reading only the lists), checked to give the same stream.
 #
 #   sh bench/bench-framediff.sh [BUILD] [FRAMES] [NOISE]
@@ -17,7 +17,7 @@
 # times from -benchmark (rtime) over the run, divided by the frames:
 # the encoder's include reading the raw frames, the decoder's the NUT
 # demuxing. The GPU sender's is given over the whole run (CUDA set-up
-# included) and beyond the same run with only hwupload_cuda, which is the
+# included) and beyond the same run with only hwupload, which is the
 # cost of cudadiff and the encoder per frame. Prints one line per
 # measurement.
 set -eu
@@ -62,16 +62,16 @@ for size in 1280x720 1920x1080; do
         cmp -s "$TMP/s.nut" "$TMP/e.nut" || echo "bench-framediff: WARNING: the filter's lists and the encoder's differ"
         dec=$(rtime -i "$TMP/s.nut" -f null -)
         if [ -n "$gpu" ]; then
-            # hwupload_cuda, cudadiff and the encoder reading only the lists:
+            # hwupload, cudadiff and the encoder reading only the lists:
             # the same packets as the CPU's, and the time per frame
-            $FF $HW $in -vf "hwupload_cuda,cudadiff=threshold=$thr" -c:v framediff -f nut "$TMP/g.nut"
+            $FF $HW $in -vf "hwupload,cudadiff=threshold=$thr" -c:v framediff -f nut "$TMP/g.nut"
             cmp -s "$TMP/s.nut" "$TMP/g.nut" || echo "bench-framediff: WARNING: cudadiff's stream differs from framediff's"
-            gt=$(rtime $HW $in -vf "hwupload_cuda,cudadiff=threshold=$thr" -c:v framediff -f null -)
+            gt=$(rtime $HW $in -vf "hwupload,cudadiff=threshold=$thr" -c:v framediff -f null -)
             # the same run without cudadiff and the encoder: device set-up,
             # reading and uploading the frames
-            gb=$(rtime $HW $in -vf hwupload_cuda -f null -)
+            gb=$(rtime $HW $in -vf hwupload -f null -)
             awk -v t="$gt" -v b="$gb" -v n="$N" -v size="$size" -v thr="$thr" 'BEGIN {
-                printf "bench: framediff %s thr %2d: GPU sender (hwupload_cuda, cudadiff, encoder) %.2f ms/frame over the whole run; %.2f ms/frame beyond a run that only uploads the frames (%.2f ms/frame)\n",
+                printf "bench: framediff %s thr %2d: GPU sender (hwupload, cudadiff, encoder) %.2f ms/frame over the whole run; %.2f ms/frame beyond a run that only uploads the frames (%.2f ms/frame)\n",
                        size, thr, 1000 * t / n, 1000 * (t - b) / n, 1000 * b / n }'
         fi
         paste -d' ' "$TMP/sent" "$TMP/pk" | awk -v n="$N" -v fs="$fsize" -v b="$bitmap" \

@@ -50,8 +50,8 @@ for p in 7 32; do
     cb=$(ms $CPU_FRAMES "$(src $CPU_FRAMES),null") || exit 1
     cm=$(ms $CPU_FRAMES "$(src $CPU_FRAMES),mestimate=$opts") || exit 1
     cp "$TMP/out" "$TMP/cpu"
-    gb=$(ms $GPU_FRAMES "$(src $GPU_FRAMES),hwupload_cuda" --cuda) || exit 1
-    gm=$(ms $GPU_FRAMES "$(src $GPU_FRAMES),hwupload_cuda,mestimate_cuda=$opts" --cuda) || exit 1
+    gb=$(ms $GPU_FRAMES "$(src $GPU_FRAMES),hwupload" --cuda) || exit 1
+    gm=$(ms $GPU_FRAMES "$(src $GPU_FRAMES),hwupload,mestimate_cuda=$opts" --cuda) || exit 1
     # the same frames' vectors: the first CPU_FRAMES - 1 outputs
     n=$((CPU_FRAMES - 1))
     if head -n "$n" "$TMP/out" | cmp -s - "$TMP/cpu"; then same=identical; else same=DIFFERENT; fi

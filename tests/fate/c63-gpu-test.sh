@@ -4,7 +4,7 @@
 #
 #   enc NAME INPUT DEPTH   md5 of c63_cuda's output for a stored vector;
 #                          INPUT is yuv420p, nv12 (system memory) or cuda
-#                          (CUDA frames from hwupload_cuda)
+#                          (CUDA frames from hwupload)
 #   nvdec NAME DEPTH       an mpeg4 clip decoded by NVDEC: its CUDA frames
 #                          encode with c63_cuda as the same pictures,
 #                          downloaded, encode with c63
@@ -166,7 +166,7 @@ enc)
     case $input in
     yuv420p) set -- ;;
     nv12)    set -- -vf format=nv12 ;;
-    cuda)    set -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda ;;
+    cuda)    set -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload ;;
     *) echo "unknown input $input"; exit 1 ;;
     esac
     vector_in "$name" "$TMP/in.yuv" || exit 1
@@ -257,7 +257,7 @@ oom)
     cudadiff)
         run_ok ff -f lavfi -i "$src" -vf format=yuv420p,framediff -f rawvideo "$TMP/good" || exit 1
         set -- -init_hw_device cuda=gpu -filter_hw_device gpu -f lavfi -i "$src" \
-            -vf format=yuv420p,hwupload_cuda,cudadiff,hwdownload,format=yuv420p -f rawvideo
+            -vf format=yuv420p,hwupload,cudadiff,hwdownload,format=yuv420p -f rawvideo
         ours='cudadiff\|hwupload\|CUDA' ;;
     *) echo "unknown oom case $what"; exit 1 ;;
     esac

@@ -70,7 +70,7 @@ fate-c63-cuda-rate-vbv-splice:   CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -m
 # an odd width, staged as NV12 (rows of the picture's width)
 fate-c63-cuda-rate-vbv-odd-nv12: CMD = $(C63_GPU_TEST) same testsrc2=s=65x33:r=25,trim=end_frame=30 -b:v 300k -maxrate 450k -bufsize 150k -- -vf format=nv12
 # CUDA frames
-fate-c63-cuda-rate-vbv-cudaframes: CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 2M -bufsize 2M -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload_cuda
+fate-c63-cuda-rate-vbv-cudaframes: CMD = $(C63_GPU_TEST) samevec splice -b:v 2M -maxrate 2M -bufsize 2M -- -init_hw_device cuda=gpu -filter_hw_device gpu -vf format=yuv420p,hwupload
 
 # Rate-distortion options: c63_mv_rd chooses the vectors (and the blocks
 # without one) and c63_encode_rd the levels that c63 chooses (with

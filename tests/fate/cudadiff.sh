@@ -17,7 +17,7 @@
 #   cudadiff.sh error    FFMPEG SRC FILTERS
 #       expect ffmpeg to refuse cleanly; print the filter's error message.
 #   cudadiff.sh gpu      FFMPEG SRC FORMAT OPTS
-#       run framediff=OPTS and hwupload_cuda,cudadiff=OPTS,hwdownload on the
+#       run framediff=OPTS and hwupload,cudadiff=OPTS,hwdownload on the
 #       same frames; frames, metadata and side data must be identical. Prints
 #       the framediff results. With CUDADIFF_CPU_ONLY=1 only framediff runs
 #       (to write references on a machine without a GPU).
@@ -103,7 +103,7 @@ error)
 gpu)
     fmt=$1 opts=${2:-threshold=20} entries=
     cpu="framediff=$opts,framediffapply=passthrough=1:$(sidedata $tmp/cpu),metadata=print:file=$tmp/cpu.meta"
-    gpu="hwupload_cuda,cudadiff=$opts,hwdownload,format=$fmt,framediffapply=passthrough=1:$(sidedata $tmp/gpu),metadata=print:file=$tmp/gpu.meta"
+    gpu="hwupload,cudadiff=$opts,hwdownload,format=$fmt,framediffapply=passthrough=1:$(sidedata $tmp/gpu),metadata=print:file=$tmp/gpu.meta"
     if [ "$CUDADIFF_CPU_ONLY" = 1 ]; then
         run_ok run_ffmpeg $lavfi -i "$src" -vf "format=$fmt,$cpu" \
             -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1

@@ -12,7 +12,7 @@
 #
 #   drawtext.sh cpu|gpu FFMPEG SRC FORMAT OPTS [PRE]
 #       cpu (make check): the frame checksums of drawtext=OPTS on SRC in
-#       FORMAT. gpu (make check-gpu): also hwupload_cuda,drawtext_cuda=OPTS,
+#       FORMAT. gpu (make check-gpu): also hwupload,drawtext_cuda=OPTS,
 #       hwdownload in the same run; the two must be identical, and the
 #       checksums printed are drawtext's, so that both modes share one
 #       reference. PRE (framediff/cudadiff options) puts the
@@ -97,7 +97,7 @@ cpu|gpu)
             -bitexact -f framemd5 "$tmp/cpu.md5" || exit 1
     else
         run_ok run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
-            -filter_complex "[0:v]format=$fmt,split[a][b];[a]$cpu[ca];[b]hwupload_cuda,$gpu,hwdownload,format=$fmt[ga]" \
+            -filter_complex "[0:v]format=$fmt,split[a][b];[a]$cpu[ca];[b]hwupload,$gpu,hwdownload,format=$fmt[ga]" \
             -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
             -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
         hashes "$tmp/cpu.md5" > "$tmp/a"

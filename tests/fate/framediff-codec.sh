@@ -187,7 +187,7 @@ cuda)
         cp "$tmp/cpu.nut" "$tmp/gpu.nut"
     else
         run_ok run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
-            -filter_complex "[0:v]format=$fmt,split[a][b];[a]framediff=$opts[ca];[b]hwupload_cuda,cudadiff=$opts[ga]" \
+            -filter_complex "[0:v]format=$fmt,split[a][b];[a]framediff=$opts[ca];[b]hwupload,cudadiff=$opts[ga]" \
             -map "[ca]" -c:v framediff -f nut "$tmp/cpu.nut" \
             -map "[ga]" -c:v framediff -f nut "$tmp/gpu.nut" || exit 1
     fi

@@ -10,7 +10,7 @@
 #       SRC,format=FORMAT,mestimate=OPTS: print the side data of every
 #       output frame (tests/mvdump: md5 per frame, every vector with 'all').
 #   mestimate.sh gpu   MVDUMP SRC FORMAT OPTS [all]
-#       the same through hwupload_cuda,mestimate_cuda=OPTS: the dump must
+#       the same through hwupload,mestimate_cuda=OPTS: the dump must
 #       equal mestimate's byte for byte; prints mestimate's, so the
 #       reference is the one the cpu test writes. With MESTIMATE_CPU_ONLY=1
 #       only mestimate runs (to write references without a GPU).
@@ -44,7 +44,7 @@ cpu|gpu)
     [ "$4" = all ] && all=--all
     run_ok "$tool" $all "$src,format=$fmt,mestimate=$opts" > "$tmp/cpu" || exit 1
     if [ "$mode" = gpu ] && [ "$MESTIMATE_CPU_ONLY" != 1 ]; then
-        run_ok "$tool" --cuda $all "$src,format=$fmt,hwupload_cuda,mestimate_cuda=$opts" \
+        run_ok "$tool" --cuda $all "$src,format=$fmt,hwupload,mestimate_cuda=$opts" \
             > "$tmp/gpu" || exit 1
         if ! cmp -s "$tmp/cpu" "$tmp/gpu"; then
             echo "mestimate_cuda and mestimate differ:"
@@ -58,7 +58,7 @@ cpu|gpu)
 draw)
     src=$1 fmt=$2 opts=$3
     run_ok run_ffmpeg -init_hw_device cuda=cu -filter_hw_device cu -f lavfi -i "$src" \
-        -filter_complex "[0:v]format=$fmt,split[a][b];[a]mestimate=$opts,codecview=mv=pf+bf[ca];[b]hwupload_cuda,mestimate_cuda=$opts,hwdownload,format=$fmt,codecview=mv=pf+bf[ga]" \
+        -filter_complex "[0:v]format=$fmt,split[a][b];[a]mestimate=$opts,codecview=mv=pf+bf[ca];[b]hwupload,mestimate_cuda=$opts,hwdownload,format=$fmt,codecview=mv=pf+bf[ga]" \
         -map "[ca]" -bitexact -f framemd5 "$tmp/cpu.md5" \
         -map "[ga]" -bitexact -f framemd5 "$tmp/gpu.md5" || exit 1
     grep -v '^#' "$tmp/cpu.md5" > "$tmp/a"

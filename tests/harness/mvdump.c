@@ -31,7 +31,7 @@
  * uninitialised, and the struct has padding, so raw bytes would not
  * compare), and with --all every vector in that serialisation. A frame
  * without side data prints "no vectors". --cuda creates a CUDA device and
- * gives it to every filter (for hwupload_cuda and mestimate_cuda).
+ * gives it to every filter (for hwupload and mestimate_cuda).
  * --time prints the number of output frames, the wall time from the first
  * request to the end of the stream and its mean per output frame to stderr.
  * Errors from the graph are printed with FFmpeg's log and exit 1.
@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     const char *desc = NULL;
     AVFilterGraph *graph = NULL;
     AVFilterInOut *outputs = NULL, *inputs = NULL;
+    AVFilterGraphSegment *seg = NULL;
     AVFilterContext *sink = NULL;
     AVBufferRef *device = NULL;
     AVFrame *frame = NULL;
@@ -98,21 +99,29 @@ int main(int argc, char **argv)
     if (avfilter_graph_create_filter(&sink, avfilter_get_by_name("buffersink"),
                                      "out", NULL, NULL, graph) < 0)
         goto end;
-    inputs = avfilter_inout_alloc();
-    if (!inputs)
-        goto end;
-    inputs->name       = av_strdup("out");
-    inputs->filter_ctx = sink;
-    inputs->pad_idx    = 0;
-    inputs->next       = NULL;
-    if (avfilter_graph_parse_ptr(graph, desc, &inputs, &outputs, NULL) < 0)
+    /* the filters created, then given the device, then initialised (as
+     * ffmpeg does it: hwupload needs the device when it is initialised),
+     * then linked, the chain's free output to the sink */
+    if (avfilter_graph_segment_parse(graph, desc, 0, &seg) < 0 ||
+        avfilter_graph_segment_create_filters(seg, 0) < 0)
         goto end;
     if (device)
         for (i = 0; i < graph->nb_filters; i++) {
+            if (graph->filters[i] == sink)
+                continue;
             graph->filters[i]->hw_device_ctx = av_buffer_ref(device);
             if (!graph->filters[i]->hw_device_ctx)
                 goto end;
         }
+    if (avfilter_graph_segment_apply_opts(seg, 0) < 0 || avfilter_graph_segment_init(seg, 0) < 0 ||
+        avfilter_graph_segment_link(seg, 0, &inputs, &outputs) < 0)
+        goto end;
+    if (inputs || !outputs || outputs->next) {
+        fprintf(stderr, "mvdump: the graph must have no input and one output\n");
+        goto end;
+    }
+    if (avfilter_link(outputs->filter_ctx, outputs->pad_idx, sink, 0) < 0)
+        goto end;
     if (avfilter_graph_config(graph, NULL) < 0)
         goto end;
 
@@ -163,6 +172,7 @@ int main(int argc, char **argv)
     ret = 0;
 
 end:
+    avfilter_graph_segment_free(&seg);
     avfilter_inout_free(&inputs);
     avfilter_inout_free(&outputs);
     avfilter_graph_free(&graph);
