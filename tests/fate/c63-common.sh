@@ -141,10 +141,12 @@ keyframes() {
 
 # split_join ENCODER GPUS OPTS...: a clip of 75 frames with keyframes
 # every 25 (-g 25), coded once, and cut at its keyframes by the segment
-# muxer into three rawvideo NUT files, each coded on its own (c63_cuda:
-# part i on GPU i % GPUS) and joined by the concat demuxer with -c copy;
-# fails unless the join has the single encode's bytes. Prints the parts'
-# and the join's frame counts and keyframes.
+# muxer into three rawvideo NUT files, each coded on its own into Matroska
+# (c63_cuda: part i on GPU i % GPUS) and joined by the concat demuxer with
+# -c copy into a .c63 file (the concat demuxer takes each part's duration
+# from its timestamps: raw .c63 parts have none, NUT's end a frame short);
+# fails unless the join has the single encode's bytes, on any message and
+# on any sanitizer report. Prints the parts' and the join's keyframes.
 split_join() {
     enc=$1 gpus=$2; shift 2
     src="testsrc2=s=176x144:r=25"
@@ -155,11 +157,12 @@ split_join() {
     for i in 0 1 2; do
         gpu=
         [ "$enc" = c63_cuda ] && gpu="-gpu $((i % gpus))"
-        run_ok ff -i "$TMP/part$i.nut" -c:v "$enc" -g 25 $gpu "$@" -f c63 "$TMP/out$i.c63" || return 1
-        echo "part $i: keyframes $(keyframes "$TMP/out$i.c63")" || return 1
-        echo "file '$TMP/out$i.c63'" >> "$TMP/list"
+        run_ok ff -i "$TMP/part$i.nut" -c:v "$enc" -g 25 $gpu "$@" -f matroska "$TMP/out$i.mkv" || return 1
+        echo "part $i: keyframes $(keyframes "$TMP/out$i.mkv")" || return 1
+        echo "file '$TMP/out$i.mkv'" >> "$TMP/list"
     done
     run_ok ff -f concat -safe 0 -i "$TMP/list" -c copy -f c63 "$TMP/joined.c63" || return 1
+    [ -s "$CHECKED_ERR" ] && { echo "the join said: $(cat "$CHECKED_ERR")"; return 1; }
     echo "joined: keyframes $(keyframes "$TMP/joined.c63")"
     cmp -s "$TMP/single.c63" "$TMP/joined.c63" || { echo "the join differs from the single encode"; return 1; }
     echo "the join has the single encode's bytes"
