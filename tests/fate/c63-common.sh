@@ -158,12 +158,14 @@ split_join() {
         gpu=
         [ "$enc" = c63_cuda ] && gpu="-gpu $((i % gpus))"
         run_ok ff -i "$TMP/part$i.nut" -c:v "$enc" -g 25 $gpu "$@" -f matroska "$TMP/out$i.mkv" || return 1
-        echo "part $i: keyframes $(keyframes "$TMP/out$i.mkv")" || return 1
+        k=$(keyframes "$TMP/out$i.mkv") || return 1
+        echo "part $i: keyframes $k"
         echo "file '$TMP/out$i.mkv'" >> "$TMP/list"
     done
     run_ok ff -f concat -safe 0 -i "$TMP/list" -c copy -f c63 "$TMP/joined.c63" || return 1
     [ -s "$CHECKED_ERR" ] && { echo "the join said: $(cat "$CHECKED_ERR")"; return 1; }
-    echo "joined: keyframes $(keyframes "$TMP/joined.c63")"
+    k=$(keyframes "$TMP/joined.c63") || return 1
+    echo "joined: keyframes $k"
     cmp -s "$TMP/single.c63" "$TMP/joined.c63" || { echo "the join differs from the single encode"; return 1; }
     echo "the join has the single encode's bytes"
 }

@@ -35,15 +35,15 @@
 #                          point where memory ran out. Each run's outcome
 #                          goes to stderr. These tests take the whole
 #                          device: the GPU bundle runs them alone.
-
 #   sharedctx              three c63_cuda outputs of one process from
 #                          system memory: two on the GPU's primary context
 #                          (the default: one context, shared), one with
 #                          -primary_ctx 0 on a context of its own, each
 #                          c63's bytes; -gpu and -primary_ctx where the
 #                          device is given (CUDA frames) are refused
-#   split GPUS OPTS...      split_join of c63-common.sh with c63_cuda, the
+#   split GPUS OPTS...     split_join of c63-common.sh with c63_cuda, the
 #                          parts on GPUS devices in turn
+
 #
 # The decoder's CUDA hwaccel (-hwaccel cuda):
 #   hwdec NAME cuda|sys    md5 of a stored vector decoded on the GPU, into
