@@ -1,6 +1,6 @@
 /*
  * The input conversion of the c63 CUDA encoder: its launch parameters,
- * shared by the kernel (c63_cuda.cu, c63_convert), the encoder and checkcuda
+ * shared by the kernel (c63_cuda_enc.cu, c63_convert), the encoder and checkcuda
  *
  * This file is part of FFmpeg.
  *

@@ -21,7 +21,7 @@
 /**
  * @file
  * Entropy coding of a Codec63 frame (docs/c63-format.md section 5) in stages
- * that run as CUDA kernels (c63_cuda.cu, c63_ec_*), shared by the kernels
+ * that run as CUDA kernels (c63_cuda_enc.cu, c63_ec_*), shared by the kernels
  * (device, CUDA C++), the c63_cuda encoder (host: the layout and sizes of
  * the buffers) and the tests (host), whose serial coder runs the
  * same stages serially, every grid emulated by loops (c63ec_code_frame_cpu()

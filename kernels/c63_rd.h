@@ -103,7 +103,7 @@ typedef struct C63MVRDParams {
     int nrows;                      ///< block rows of the three planes
     int lambda_me;
     int modes;                      ///< C63_RD_MV | C63_RD_INTRA
-    int sc;                         ///< nothing to do where c63_scene.key (c63_scene.h)
+    unsigned long long scene;       ///< not 0: nothing to do where its C63SceneState's key
 } C63MVRDParams;
 
 /**

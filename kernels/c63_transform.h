@@ -56,11 +56,12 @@ typedef struct C63EncParams {
     unsigned long long coef, rec, mv, orig, ref, q;   ///< device addresses
     C63EncPlane p[3];
     int nblocks;                    ///< blocks of the three planes
-    int key;                        ///< no prediction (a keyframe); -1: c63_scene.key
+    int key;                        ///< no prediction (a keyframe); -1: scene->key
     int limit_ac;                   ///< AC levels within +-511 (luma), +-1023 (chroma)
     long long lambda;               ///< c63_encode_rd: the trellis's (c63_rd.h)
     unsigned long long ac_len;      ///< c63_encode_rd: AC code lengths, [2][256]
     unsigned long long dcz;         ///< c63_encode_rdq: each block's exact DC (int)
+    unsigned long long scene;       ///< key -1: the C63SceneState (c63_scene.h) that decides
 } C63EncParams;
 
 #if !KERNEL_GPU

@@ -49,8 +49,8 @@
 #include "c63hd.h"
 #include "libavfilter/cuda/load_helper.h"
 
-extern const unsigned char ff_c63_cuda_ptx_data[];
-extern const unsigned int ff_c63_cuda_ptx_len;
+extern const unsigned char ff_c63_cuda_dec_ptx_data[];
+extern const unsigned int ff_c63_cuda_dec_ptx_len;
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(avctx, h->cu, x)
 
@@ -365,7 +365,7 @@ static int c63_cuda_init(AVCodecContext *avctx)
     if ((ret = CHECK_CU(cu->cuCtxPushCurrent(h->hwctx->cuda_ctx))) < 0)
         return ret;
     if ((ret = ff_cuda_load_module(avctx, h->hwctx, &h->module,
-                                   ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
+                                   ff_c63_cuda_dec_ptx_data, ff_c63_cuda_dec_ptx_len)) < 0)
         goto end;
     for (int i = 0; i < NB_KERNELS; i++)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&h->f[i], h->module, names[i]))) < 0)

@@ -21,7 +21,7 @@
 /**
  * @file
  * Codec63 encoder with motion estimation, transform, quantisation and
- * reconstruction in CUDA kernels (cuda_kernels/c63_cuda.cu).
+ * reconstruction in CUDA kernels (cuda_kernels/c63_cuda_enc.cu, c63_cuda_rd.cu).
  * The output is byte-identical to the c63 (CPU) encoder's.
  *
  * Per frame: the input is converted into zero-padded planes on the device
@@ -87,8 +87,10 @@
 #include "cuda_kernels/c63_ec.h"
 #include "cuda_kernels/c63_scene.h"
 
-extern const unsigned char ff_c63_cuda_ptx_data[];
-extern const unsigned int ff_c63_cuda_ptx_len;
+extern const unsigned char ff_c63_cuda_enc_ptx_data[];
+extern const unsigned int ff_c63_cuda_enc_ptx_len;
+extern const unsigned char ff_c63_cuda_rd_ptx_data[];
+extern const unsigned int ff_c63_cuda_rd_ptx_len;
 
 #define CHECK_CU(x) FF_CUDA_CHECK_DL(avctx, s->cu, x)
 
@@ -188,7 +190,9 @@ typedef struct C63CudaEncContext {
     CUstream             stream;        ///< the kernels
     CUstream             up_stream;     ///< uploads of system-memory frames
     CUstream             copy_stream;   ///< the packer's packet copies
-    CUmodule             module;
+    CUmodule             module;        ///< c63_cuda_enc.cu's kernels
+    CUmodule             module_rd;     ///< c63_cuda_rd.cu's, where the options use them
+    CUdeviceptr          d_scene;       ///< c63_scene of module
     CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd, f_sc_hist, f_sc_decide;
     CUfunction           f_encode_rdq, f_dc_chain, f_recon;   ///< -trellis 2
     CUfunction           f_activity;
@@ -611,30 +615,55 @@ static av_cold void init_layout(AVCodecContext *avctx)
     }
 }
 
-/* The streams, the module and its kernels (in the pushed context). */
+/*
+ * The streams, the modules and their kernels (in the pushed context). The
+ * driver compiles a module whole when it is loaded (the longest part of
+ * the start-up with an empty PTX cache), so the kernels of the
+ * rate-distortion options and of the buffer model are loaded only where
+ * they run.
+ */
 static av_cold int load_kernels(AVCodecContext *avctx)
 {
     C63CudaEncContext *s = avctx->priv_data;
     CudaFunctions *cu = s->cu;
+    /* the 64-bit entry point: the loader's cuModuleGetGlobal is v1's */
+    typedef CUresult CUDAAPI GetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *);
+    GetGlobal *get_global = cu->lib ? (GetGlobal *)FFNV_SYM_FUNC(cu->lib, "cuModuleGetGlobal_v2")
+                                    : NULL;
+    size_t scene_size = 0;
     int ret;
 
     if ((ret = CHECK_CU(cu->cuStreamCreate(&s->stream,    CU_STREAM_NON_BLOCKING))) < 0 ||
         (ret = CHECK_CU(cu->cuStreamCreate(&s->up_stream, CU_STREAM_NON_BLOCKING))) < 0)
         return ret;
+    if (!get_global) {
+        av_log(avctx, AV_LOG_ERROR, "The CUDA driver has no cuModuleGetGlobal_v2\n");
+        return AVERROR(ENOSYS);
+    }
     if ((ret = ff_cuda_load_module(avctx, s->hwctx, &s->module,
-                                   ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len)) < 0)
+                                   ff_c63_cuda_enc_ptx_data, ff_c63_cuda_enc_ptx_len)) < 0)
         return ret;
     if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_convert, s->module, "c63_convert"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode,  s->module, "c63_encode")))  < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rd, s->module, "c63_encode_rd"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rdq, s->module, "c63_encode_rdq"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_dc_chain, s->module, "c63_dc_chain"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_recon,  s->module, "c63_recon")))   < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  s->module, "c63_mv_rd")))   < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_hist, s->module, "c63_sc_hist"))) < 0 ||
         (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_sc_decide, s->module, "c63_sc_decide"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_activity, s->module, "c63_activity"))) < 0)
+        (ret = CHECK_CU(get_global(&s->d_scene, &scene_size, s->module, "c63_scene"))) < 0)
         return ret;
+    av_assert0(scene_size == sizeof(C63SceneState));
+    if (avctx->trellis || s->mv_rd || s->intra_rd || s->rc.vbv) {
+        CUmodule m;
+        if ((ret = ff_cuda_load_module(avctx, s->hwctx, &s->module_rd,
+                                       ff_c63_cuda_rd_ptx_data, ff_c63_cuda_rd_ptx_len)) < 0)
+            return ret;
+        m = s->module_rd;
+        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rd, m, "c63_encode_rd"))) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rdq, m, "c63_encode_rdq"))) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_dc_chain, m, "c63_dc_chain"))) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_recon,  m, "c63_recon")))   < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  m, "c63_mv_rd")))   < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_activity, m, "c63_activity"))) < 0)
+            return ret;
+    }
     for (int p = 0; p < 2; p++) {
         char name[16];
         snprintf(name, sizeof(name), "c63_me%d", C63_ME_NR(s->range[p]));
@@ -681,6 +710,7 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     s->encp.q    = s->d_q;
     s->encp.ac_len = s->ecp.tables + offsetof(C63ECTables, ac_len);
     s->encp.dcz    = s->d_dcz;
+    s->encp.scene  = s->d_scene;
     s->dcp.coef    = s->d_coef;
     s->dcp.dcz     = s->d_dcz;
     s->dcp.q       = s->d_q;
@@ -966,7 +996,7 @@ typedef struct C63CudaFrame {
     CUdeviceptr src[3];             ///< its planes on the device
     int         pitch[3];
     CUdeviceptr ref, rec;           ///< the reference, the reconstruction
-    int         key;                ///< 1 keyframe, 0 not; -1 the kernels decide (c63_scene.key)
+    int         key;                ///< 1 keyframe, 0 not; -1 the kernels decide (c63_scene)
     C63RDParams rd;
 } C63CudaFrame;
 
@@ -1078,7 +1108,7 @@ static int launch_motion(AVCodecContext *avctx, const C63CudaFrame *f)
         mp.ref       = f->ref;
         mp.lambda_me = f->rd.lambda_me;
         mp.modes     = f->rd.modes;
-        mp.sc        = f->key < 0;
+        mp.scene     = f->key < 0 ? s->d_scene : 0;
         for (int p = 0; p < 3; p++)
             mp.p[p].qdc = q[p][0];
         if ((ret = launch(avctx, s->f_mv_rd, (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
@@ -1339,6 +1369,8 @@ static av_cold void free_gpu(C63CudaEncContext *s)
         cu->cuStreamDestroy(s->up_stream);
     if (s->stream)
         cu->cuStreamDestroy(s->stream);
+    if (s->module_rd)
+        cu->cuModuleUnload(s->module_rd);
     if (s->module)
         cu->cuModuleUnload(s->module);
     cu->cuCtxPopCurrent(&dummy);
@@ -1356,7 +1388,8 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
     s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = s->d_dcz = 0;
     s->d_ec = 0;
     s->copy_stream = s->up_stream = s->stream = NULL;
-    s->module = NULL;
+    s->module = s->module_rd = NULL;
+    s->d_scene = 0;
     av_frame_free(&s->frame);
     ff_c63_rc_uninit(&s->rc, avctx);
     av_buffer_unref(&s->hwdevice);

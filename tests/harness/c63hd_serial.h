@@ -20,7 +20,7 @@
 
 /*
  * c63hd_decode_cpu(): the stages of cuda_kernels/c63_hdec.h as the CUDA
- * kernels of c63_cuda.cu run them (the same chunks, segments, groups,
+ * kernels of c63_cuda_dec.cu run them (the same chunks, segments, groups,
  * rounds and resolution), their units one after the other: what the GPU
  * computes, on the CPU, for the tests to hold against the serial decoder.
  */

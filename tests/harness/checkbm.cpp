@@ -221,7 +221,7 @@ int main(void)
             test_mestimate<64>(140, 130, p, content);
         }
         for (int r : { 0, 1, 3, 4, 7, 16, 20, 64 }) {
-            /* both kernels c63_cuda.cu has */
+            /* both kernels c63_cuda_enc.cu has */
             test_c63<8>(40, 24, r, content);
             test_c63<16>(40, 24, r, content);
             test_c63<8>(176, 104, r, content);

@@ -21,7 +21,8 @@
 /*
  * Usage: checkcuda [--bench [--no-tests]] [--small] [--seed N] [--ptx FILE]
  *
- * Runs every kernel of cuda_kernels/c63_cuda.cu (checkcuda_c63.cpp),
+ * Runs every kernel of cuda_kernels/c63_cuda_enc.cu and c63_cuda_rd.cu
+ * (checkcuda_c63.cpp),
  * cuda_kernels/drawtext_cuda.cu (checkcuda_drawtext.cpp) and
  * cuda_kernels/mestimate_cuda.cu (checkcuda_mestimate.cpp: against
  * mestimate's own ff_me_search_*: every per-block method, block sizes,

@@ -98,8 +98,8 @@ std::string inflate_ptx(const unsigned char *d, unsigned len);
 /** The PTX file at path, or without one the embedded PTX d. */
 std::string load_ptx(const char *path, const unsigned char *d, unsigned len);
 
-/* c63_cuda's kernels (checkcuda_c63.cpp); ptx_path: --ptx, else the
- * embedded PTX. _bench() returns the peak rate, which it measures. */
+/* c63_cuda's kernels (checkcuda_c63.cpp); ptx_path: --ptx, the encoder's
+ * module (c63_cuda_enc.cu) from a file, else the embedded PTX. _bench() returns the peak rate, which it measures. */
 int    checkcuda_c63_init(const char *ptx_path);
 void   checkcuda_c63_test(void);
 double checkcuda_c63_bench(CUevent e0, CUevent e1);

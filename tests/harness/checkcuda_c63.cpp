@@ -19,7 +19,8 @@
  */
 
 /*
- * Every kernel of cuda_kernels/c63_cuda.cu against its CPU twin: the
+ * Every kernel of cuda_kernels/c63_cuda_enc.cu and c63_cuda_rd.cu (the
+ * encoder's) against its CPU twin: the
  * conversion, the motion search (the CPU encoder's ff_c63_motion_search),
  * the transform and reconstruction (the DSP's sub_pred/add_pred and the
  * transcriptions of the reference transform in tests/harness/c63ref.h),
@@ -44,8 +45,10 @@ extern "C" {
 #include "libavcodec/c63/c63me.h"
 #include "libavcodec/c63/c63enc.h"
 
-extern const unsigned char ff_c63_cuda_ptx_data[];
-extern const unsigned int ff_c63_cuda_ptx_len;
+extern const unsigned char ff_c63_cuda_enc_ptx_data[];
+extern const unsigned int ff_c63_cuda_enc_ptx_len;
+extern const unsigned char ff_c63_cuda_rd_ptx_data[];
+extern const unsigned int ff_c63_cuda_rd_ptx_len;
 }
 #include "cuda_kernels/block_match.h"
 #include "cuda_kernels/c63_convert.h"
@@ -57,7 +60,7 @@ extern const unsigned int ff_c63_cuda_ptx_len;
 #include "tests/c63/harness/c63ec_serial.h"
 #include "tests/c63/harness/checkcuda.h"
 
-static CUmodule module;
+static CUmodule module, module_rd;    /* c63_cuda_enc.cu's, c63_cuda_rd.cu's */
 static CUfunction f_encode_rdq, f_dc_chain, f_recon;
 static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd;
 static CUfunction f_sc_hist, f_sc_decide, f_activity;
@@ -66,7 +69,7 @@ static CUdeviceptr d_scene;             /* c63_scene of the module */
 static const int me_nrs[] = { 8, 16 };
 static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
 
-/* The entropy coder's kernels, in launch order (c63_cuda.cu). */
+/* The entropy coder's kernels, in launch order (c63_cuda_enc.cu). */
 enum { EC_CODE, EC_SUM, EC_APPLY, EC_GATHER, EC_STUFF, NB_EC };
 static const char *const ec_names[NB_EC] = {
     "c63_ec_code", "c63_ec_sum", "c63_ec_apply", "c63_ec_gather", "c63_ec_stuff",
@@ -323,6 +326,7 @@ static int enc_params(C63EncParams *ep, CUdeviceptr coef, CUdeviceptr rec, CUdev
     ep->q    = q;
     ep->key  = key;
     ep->limit_ac = limit_ac;
+    ep->scene = d_scene;
     return c63_enc_layout(ep, pw, ph);
 }
 
@@ -1225,8 +1229,10 @@ double checkcuda_c63_bench(CUevent e0, CUevent e1)
 
 int checkcuda_c63_init(const char *ptx_path)
 {
-    std::string ptx = load_ptx(ptx_path, ff_c63_cuda_ptx_data, ff_c63_cuda_ptx_len);
+    std::string ptx = load_ptx(ptx_path, ff_c63_cuda_enc_ptx_data, ff_c63_cuda_enc_ptx_len);
+    std::string ptx_rd = inflate_ptx(ff_c63_cuda_rd_ptx_data, ff_c63_cuda_rd_ptx_len);
     CK(cu->cuModuleLoadData(&module, ptx.c_str()));
+    CK(cu->cuModuleLoadData(&module_rd, ptx_rd.c_str()));
     CK(cu->cuModuleGetFunction(&f_convert, module, "c63_convert"));
     for (int i = 0; i < (int)FF_ARRAY_ELEMS(me_nrs); i++) {
         char name[16];
@@ -1234,14 +1240,14 @@ int checkcuda_c63_init(const char *ptx_path)
         CK(cu->cuModuleGetFunction(&f_me[i], module, name));
     }
     CK(cu->cuModuleGetFunction(&f_encode,  module, "c63_encode"));
-    CK(cu->cuModuleGetFunction(&f_encode_rd, module, "c63_encode_rd"));
-    CK(cu->cuModuleGetFunction(&f_encode_rdq, module, "c63_encode_rdq"));
-    CK(cu->cuModuleGetFunction(&f_dc_chain, module, "c63_dc_chain"));
-    CK(cu->cuModuleGetFunction(&f_recon, module, "c63_recon"));
-    CK(cu->cuModuleGetFunction(&f_mv_rd,   module, "c63_mv_rd"));
+    CK(cu->cuModuleGetFunction(&f_encode_rd, module_rd, "c63_encode_rd"));
+    CK(cu->cuModuleGetFunction(&f_encode_rdq, module_rd, "c63_encode_rdq"));
+    CK(cu->cuModuleGetFunction(&f_dc_chain, module_rd, "c63_dc_chain"));
+    CK(cu->cuModuleGetFunction(&f_recon, module_rd, "c63_recon"));
+    CK(cu->cuModuleGetFunction(&f_mv_rd,   module_rd, "c63_mv_rd"));
     CK(cu->cuModuleGetFunction(&f_sc_hist, module, "c63_sc_hist"));
     CK(cu->cuModuleGetFunction(&f_sc_decide, module, "c63_sc_decide"));
-    CK(cu->cuModuleGetFunction(&f_activity, module, "c63_activity"));
+    CK(cu->cuModuleGetFunction(&f_activity, module_rd, "c63_activity"));
     {
         /* the loader's cuModuleGetGlobal is the 32-bit-address v1 entry point */
         typedef CUresult CUDAAPI GetGlobal(CUdeviceptr *, size_t *, CUmodule, const char *);
@@ -1279,5 +1285,6 @@ void checkcuda_c63_test(void)
 
 void checkcuda_c63_uninit(void)
 {
+    cu->cuModuleUnload(module_rd);
     cu->cuModuleUnload(module);
 }

@@ -1,0 +1,275 @@
+/*
+ * Codec63 CUDA kernels: the rate-distortion and rate-control options of c63_cuda
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * The kernels that a c63_cuda encoder loads only where its options use
+ * them (libavcodec/c63/c63enc_cuda.c), each bit for bit its CPU twin's
+ * (c63rd.h, c63scene.h):
+ *
+ *   c63_activity     the activity of an input picture (c63_scene.h), for
+ *                    the buffer model of rate control
+ *   c63_encode_rd    c63_encode with trellis quantisation (-trellis 1)
+ *   c63_encode_rdq,  -trellis 2: the levels and each block's exact DC,
+ *   c63_dc_chain,    the DC levels of each chain, then the reconstruction
+ *   c63_recon        from the levels (c63_block.h, c63_rd.h)
+ *   c63_mv_rd        the vector decisions of -mv_rd and -intra_rd
+ *
+ * Where the host passes key -1 (scene cuts), the kernels read the decision
+ * from the C63SceneState at the address it gives them: c63_scene of the
+ * encoder's module (c63_cuda_enc.cu).
+ */
+
+#include "c63_block.h"
+
+
+/*
+ * c63_activity: c63_sc_activity() of a picture's luma, C63_SC_ROWS of the
+ * counted rows a thread block; each warp adds its sum into *sum.
+ */
+extern "C" __global__ void __launch_bounds__(C63_SC_THREADS)
+c63_activity(C63ActivityParams ap)
+{
+    const int t = threadIdx.x;
+    u32 s = 0;
+
+    for (int r = 0; r < C63_SC_ROWS; r++) {
+        const int y = 2 * (blockIdx.x * C63_SC_ROWS + r);
+        if (y >= ap.height)
+            break;
+        const u8 *p = (const u8 *)ap.luma + (size_t)y * ap.pitch;
+        for (int x = t; x < ap.width; x += C63_SC_THREADS) {
+            const int v = p[x];
+            if (x + 1 < ap.width)
+                s += abs(v - (int)p[x + 1]);
+            if (y + 1 < ap.height)
+                s += abs(v - (int)p[x + ap.pitch]);
+        }
+    }
+#pragma unroll
+    for (int m = 16; m; m >>= 1)
+        s += __shfl_xor_sync(0xffffffffu, s, m);
+    if (!(t & 31) && s)
+        atomicAdd((unsigned long long *)ap.sum, (unsigned long long)s);
+}
+
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_encode_rd(C63EncParams e)
+{
+    c63_encode_body<C63_ENC_RD>(e);
+}
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_encode_rdq(C63EncParams e)
+{
+    c63_encode_body<C63_ENC_RDQ>(e);
+}
+
+extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
+c63_recon(C63EncParams e)
+{
+    c63_encode_body<C63_ENC_RECON>(e);
+}
+
+/* ------------------------------------------------------------ DC chain */
+
+/*
+ * -trellis 2 (c63_rd.h): one warp a chain (the blocks of an MCU row of a
+ * plane in coding order), as the CPU's c63_rd_dc_chain(). The lanes take
+ * 32 blocks at a time: each its block's candidates and weights
+ * (c63_rd_dc_weights(), the candidates of the block before from the lane
+ * before, or for the first lane from the last of the 32 before), while the
+ * next 32 blocks' levels and exact DCs are being loaded; then the first
+ * lane takes the steps (c63_rd_dc_advance()) and keeps the way back in
+ * shared memory. At the end it walks back writing each block's choice over
+ * its way back, and the lanes set the levels of the blocks whose choice is
+ * the second candidate.
+ */
+extern "C" __global__ void __launch_bounds__(32)
+c63_dc_chain(C63DCChainParams d)
+{
+    __shared__ long long wt[32][4];
+    __shared__ u8 back[C63_DC_CHAIN_MAX];
+    __shared__ u8 dcl[2][12];
+    const int lane = threadIdx.x, c = blockIdx.x;
+    const int pi = c >= d.p[2].first_chain ? 2 : c >= d.p[1].first_chain ? 1 : 0;
+    const C63DCChainPlane pl = d.p[pi];
+    const int v = c - pl.first_chain, luma = !pi, n = luma ? 2 * pl.bw : pl.bw;
+    const int q = ((const u8 *)d.q)[pi * 64];
+    short *coef = (short *)d.coef;
+    const int *dcz = (const int *)d.dcz;
+    long long cost[2] = { 0, 0 }, err[2], w[4];
+    int lv[2], lp[2] = { 0, 0 }, l = 0, z = 0;
+
+    if (lane < 24)
+        dcl[lane / 12][lane % 12] = ((const u8 *)d.dc_len)[lane];
+    if (lane < n) {
+        const int b = pl.first + c63_rd_dc_block(lane, luma, pl.bw, v);
+        l = coef[(size_t)64 * b];
+        z = dcz[b];
+    }
+    __syncwarp();
+    for (int i0 = 0; i0 < n; i0 += 32) {
+        const int i = i0 + lane;
+        int p0, p1;
+        c63_rd_dc_cands(l, z, q, lv, err);
+        p0 = __shfl_up_sync(0xFFFFFFFFu, lv[0], 1);
+        p1 = __shfl_up_sync(0xFFFFFFFFu, lv[1], 1);
+        if (!lane) {
+            p0 = lp[0];
+            p1 = lp[1];
+        }
+        lp[0] = __shfl_sync(0xFFFFFFFFu, lv[0], 31);
+        lp[1] = __shfl_sync(0xFFFFFFFFu, lv[1], 31);
+        if (i < n) {
+            const int pv[2] = { p0, p1 };
+            c63_rd_dc_weights(w, lv, err, pv, dcl[luma ? 0 : 1], d.lambda, !i);
+            for (int k = 0; k < 4; k++)
+                wt[lane][k] = w[k];
+        }
+        if (i + 32 < n) {       /* the next 32 blocks, while the steps run */
+            const int b = pl.first + c63_rd_dc_block(i + 32, luma, pl.bw, v);
+            l = coef[(size_t)64 * b];
+            z = dcz[b];
+        }
+        __syncwarp();
+        if (!lane)
+            for (int j = 0; j < 32 && i0 + j < n; j++)
+                back[i0 + j] = c63_rd_dc_advance(cost, wt[j]);
+        __syncwarp();
+    }
+    if (!lane) {
+        int s = cost[1] < cost[0];
+        for (int i = n - 1; i >= 0; i--) {
+            const int t = back[i];
+            back[i] = s;
+            s = (t >> s) & 1;
+        }
+    }
+    __syncwarp();
+    for (int i = lane; i < n; i += 32)
+        if (back[i]) {
+            const int b = pl.first + c63_rd_dc_block(i, luma, pl.bw, v);
+            c63_rd_dc_cands(coef[(size_t)64 * b], dcz[b], q, lv, err);
+            coef[(size_t)64 * b] = lv[1];
+        }
+}
+
+/* ------------------------------------------------------ vector decision */
+
+/*
+ * -mv_rd and -intra_rd (c63_rd.h): one warp a block row, its blocks left
+ * to right, as the CPU's c63_rd_choose_mv(). Each lane takes two samples
+ * of the block (row lane / 4, columns 2 (lane % 4) and the next), and the
+ * warp adds the 32 lanes' sums up, so that every lane has the total.
+ */
+static __device__ __forceinline__ int c63_warp_sum(int v)
+{
+#pragma unroll
+    for (int m = 16; m; m >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, m);
+    return v;
+}
+
+static __device__ __forceinline__ int c63_warp_sad(const u8 *cur, const u8 *ref, int w, int lane)
+{
+    const int o = (lane >> 2) * w + 2 * (lane & 3);
+    return c63_warp_sum(abs((int)cur[o] - (int)ref[o]) + abs((int)cur[o + 1] - (int)ref[o + 1]));
+}
+
+/* c63_rd_mean_sad8(): the residual cur - ref (ref NULL: cur), its SAD
+ * from its mean and its sum. */
+static __device__ __forceinline__ int c63_warp_mean_sad(const u8 *cur, const u8 *ref, int w,
+                                                        int lane, int *sum)
+{
+    const int o = (lane >> 2) * w + 2 * (lane & 3);
+    const int a = cur[o] - (ref ? ref[o] : 0), b = cur[o + 1] - (ref ? ref[o + 1] : 0);
+    const int s = c63_warp_sum(a + b), m = (s + 32) >> 6;
+    *sum = s;
+    return c63_warp_sum(abs(a - m) + abs(b - m));
+}
+
+extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
+c63_mv_rd(C63MVRDParams m)
+{
+    const int lane = threadIdx.x & 31;
+    const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
+    if (row >= m.nrows || (m.scene && ((const C63SceneState *)m.scene)->key))
+        return;
+    const int pi = row >= m.p[2].first_row ? 2 : row >= m.p[1].first_row ? 1 : 0;
+#define MVRD_FIELD(f) (pi == 2 ? m.p[2].f : pi == 1 ? m.p[1].f : m.p[0].f)
+    const int w = MVRD_FIELD(w), h = MVRD_FIELD(h), first = MVRD_FIELD(first);
+    const int by = row - MVRD_FIELD(first_row), bw = w >> 3, qdc = MVRD_FIELD(qdc);
+#undef MVRD_FIELD
+    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)8 * by * w;
+    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
+    c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
+    c63_mv left;
+    left.x = C63_MV_INTRA;      /* none in column 0 */
+    left.y = 0;
+
+    for (int bx = 0; bx < bw; bx++) {
+        const c63_mv best = mv[bx];
+        const int x = 8 * bx, y = 8 * by, has_left = left.x != C63_MV_INTRA;
+        c63_mv ret = best;
+        int cost_min = 0x7fffffff, bits_min = 0;
+#pragma unroll
+        for (int i = 0; i < 3; i++) {
+            c63_mv v;
+            if (i != 1 && !(m.modes & C63_RD_MV))
+                continue;
+            if (i == 0) {
+                if (!has_left)
+                    continue;
+                v = left;
+            } else if (i == 1) {
+                v = best;
+            } else {
+                v.x = v.y = 0;
+            }
+            if (x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8)
+                continue;
+            const int reuse = has_left && v.x == left.x && v.y == left.y;
+            const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
+            const int sad = c63_warp_sad(cur + x, ref + (size_t)(y + v.y) * w + x + v.x, w, lane);
+            const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
+            if (cost < cost_min) {
+                cost_min = cost;
+                bits_min = bits;
+                ret = v;
+            }
+        }
+        if (m.modes & C63_RD_INTRA) {
+            int sum_i, sum_p;
+            const int sad_i = c63_warp_mean_sad(cur + x, 0, w, lane, &sum_i);
+            const int sad_p = c63_warp_mean_sad(cur + x, ref + (size_t)(y + ret.y) * w + x + ret.x,
+                                                w, lane, &sum_p);
+            if (c63_rd_mv_cost(sad_i + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(sum_i, qdc),
+                               m.lambda_me) <
+                c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, qdc), m.lambda_me)) {
+                ret.x = C63_MV_INTRA;
+                ret.y = 0;
+            }
+        }
+        if (!lane)
+            mv[bx] = ret;
+        left = ret;
+    }
+}
