@@ -4,8 +4,9 @@
 #
 #   sh bench/bench-cudadiff.sh [BUILD] [FRAMES] [NOISE]
 #
-# BUILD is the build folder (default build/); the kernel is the one the
-# filter embeds, left as PTX by the FFmpeg build.
+# BUILD is the build folder (default build/); the kernels are those the
+# filter embeds (kernels/cudadiff.cu), built as the FFmpeg build builds
+# them, with the three modes' kernels in one module.
 #
 #   AGAINST=REV sh bench/bench-cudadiff.sh [BUILD] --build-only
 #
@@ -20,12 +21,27 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 frames=${2:-100}
 noise=${3:-24}
-ptx=$build/obj/libavfilter/cudadiff/cudadiff.ptx
+ptx=$build/bench-cudadiff.ptx
 bin=$build/bench-cudadiff
 
-if [ ! -f "$ptx" ]; then
-    echo "bench-cudadiff: $ptx not found; build first (make)" >&2
-    exit 1
+# kernels/cudadiff.cu with the build's own CUDA compiler and flags, as the
+# FFmpeg build runs it, from its object folder; NVCC FLAGS SOURCE OUT
+build_ptx() {
+    (cd "$build/obj" && $1 $2 -I"$(dirname "$3")" -o "$4" "$3")
+}
+cfg=$build/obj/ffbuild/config.mak
+if [ -f "$cfg" ]; then
+    nvcc=$(sed -n 's/^NVCC=//p' "$cfg")
+    nvccflags=$(sed -n 's/^NVCCFLAGS=//p' "$cfg")
+fi
+# rebuilt as the benchmark is (a bundle copied to another machine has it)
+if [ ! -f "$ptx" ] || { [ "$frames" = --build-only ] &&
+    { [ "$top/kernels/cudadiff.cu" -nt "$ptx" ] || [ "$top/kernels/cudadiff.h" -nt "$ptx" ]; }; }; then
+    if [ ! -f "$cfg" ]; then
+        echo "bench-cudadiff: $cfg not found; build first (make)" >&2
+        exit 1
+    fi
+    build_ptx "$nvcc" "$nvccflags" "$top/kernels/cudadiff.cu" "$ptx"
 fi
 # rebuilt when missing, or when out of date in the build tree (not in a
 # bundle copied to another machine, whose timestamps say nothing)
@@ -45,11 +61,7 @@ if [ "$frames" = --build-only ] && [ -n "${AGAINST:-}" ]; then
     # in bench/, or in tools/ in the revisions before bench/ existed
     git -C "$top" show "$AGAINST:bench/bench-cudadiff.cpp" > "$tmp/bench/bench-cudadiff.cpp" 2>/dev/null ||
         git -C "$top" show "$AGAINST:tools/bench-cudadiff.cpp" > "$tmp/bench/bench-cudadiff.cpp"
-    cfg=$(cd "$build/obj" && pwd)/ffbuild/config.mak
-    nvcc=$(sed -n 's/^NVCC=//p' "$cfg")
-    nvccflags=$(sed -n 's/^NVCCFLAGS=//p' "$cfg")
-    # as the FFmpeg build runs it, from its object folder
-    (cd "$build/obj" && $nvcc $nvccflags -I"$tmp/kernels" -o "$tmp/cudadiff.ptx" "$tmp/kernels/cudadiff.cu")
+    build_ptx "$nvcc" "$nvccflags" "$tmp/kernels/cudadiff.cu" "$tmp/cudadiff.ptx"
     ${CXX:-c++} -O2 -std=c++17 -Wall -I"$tmp/kernels" \
         -I"$build/nv-codec-headers/include" $(pkg-config --cflags ffnvcodec 2>/dev/null) \
         -o "$build/bench-cudadiff-old" "$tmp/bench/bench-cudadiff.cpp" -ldl

@@ -539,8 +539,21 @@ __global__ void cudadiff_unaligned_##name(CudaDiffParams p)     \
     diff_tile<false, mode>(p);                                  \
 }
 
+/*
+ * The filter runs the pair of one output mode, so that the driver, which
+ * compiles a module whole when it is loaded, compiles only that pair: the
+ * build makes a module of each mode (cudadiff_MODE.ptx, with
+ * CUDADIFF_ONLY_MODE defined as the mode); without CUDADIFF_ONLY_MODE
+ * the module has all three (bench/bench-cudadiff.cpp).
+ */
 extern "C" {
+#if !defined(CUDADIFF_ONLY_MODE) || CUDADIFF_ONLY_MODE == CUDADIFF_MODE_RECON
 CUDADIFF_KERNELS(recon, CUDADIFF_MODE_RECON)
+#endif
+#if !defined(CUDADIFF_ONLY_MODE) || CUDADIFF_ONLY_MODE == CUDADIFF_MODE_DIFF
 CUDADIFF_KERNELS(diff,  CUDADIFF_MODE_DIFF)
+#endif
+#if !defined(CUDADIFF_ONLY_MODE) || CUDADIFF_ONLY_MODE == CUDADIFF_MODE_MASK
 CUDADIFF_KERNELS(mask,  CUDADIFF_MODE_MASK)
+#endif
 }

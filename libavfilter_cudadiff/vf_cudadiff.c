@@ -126,8 +126,21 @@ static int alloc_device(AVFilterContext *ctx)
     CudaDiffContext *s = ctx->priv;
     CudaFunctions *cu  = s->hwctx->internal->cuda_dl;
     CudaDiffParams *pr = &s->params;
-    extern const unsigned char ff_cudadiff_ptx_data[];
-    extern const unsigned int ff_cudadiff_ptx_len;
+    /* a module for each output mode (cudadiff.cu) */
+    extern const unsigned char ff_cudadiff_recon_ptx_data[], ff_cudadiff_diff_ptx_data[],
+                               ff_cudadiff_mask_ptx_data[];
+    extern const unsigned int ff_cudadiff_recon_ptx_len, ff_cudadiff_diff_ptx_len,
+                              ff_cudadiff_mask_ptx_len;
+    static const unsigned char *const ptx_data[] = {
+        [CUDADIFF_MODE_RECON] = ff_cudadiff_recon_ptx_data,
+        [CUDADIFF_MODE_DIFF]  = ff_cudadiff_diff_ptx_data,
+        [CUDADIFF_MODE_MASK]  = ff_cudadiff_mask_ptx_data,
+    };
+    const unsigned int ptx_len[] = {
+        [CUDADIFF_MODE_RECON] = ff_cudadiff_recon_ptx_len,
+        [CUDADIFF_MODE_DIFF]  = ff_cudadiff_diff_ptx_len,
+        [CUDADIFF_MODE_MASK]  = ff_cudadiff_mask_ptx_len,
+    };
     size_t recv_size = 0, recv_off[4], status_size, list_size;
     uint64_t nb_vecs = 0;
     CUcontext dummy;
@@ -164,7 +177,7 @@ static int alloc_device(AVFilterContext *ctx)
         return ret;
 
     ret = ff_cuda_load_module(ctx, s->hwctx, &s->cu_module,
-                              ff_cudadiff_ptx_data, ff_cudadiff_ptx_len);
+                              ptx_data[s->mode], ptx_len[s->mode]);
     if (ret < 0)
         goto fail;
     {

@@ -79,7 +79,7 @@ fi
 # the cudadiff kernel benchmark, built here; with CUDADIFF_AGAINST=REV also
 # REV's kernel and benchmark, timed beside today's (bench-cudadiff.sh)
 sh "$(dirname "$0")/../bench/bench-cudadiff.sh" "$BUILD" --build-only >/dev/null 2>&1 &&
-    cp "$BUILD/bench-cudadiff" "$G/" || true
+    cp "$BUILD/bench-cudadiff" "$BUILD/bench-cudadiff.ptx" "$G/" || true
 rm -f "$G/bench-cudadiff-old" "$G/cudadiff-old.ptx" "$G/cudadiff-old.rev"
 if [ -n "${CUDADIFF_AGAINST:-}" ]; then
     AGAINST=$CUDADIFF_AGAINST sh "$(dirname "$0")/../bench/bench-cudadiff.sh" "$BUILD" --build-only &&
