@@ -77,8 +77,23 @@ static __device__ __forceinline__ void esa_reduce(unsigned long long *best, unsi
     }
 }
 
+/*
+ * A filter runs one of these, so that the driver, which compiles a module
+ * whole when it is loaded, compiles only that: the build makes a module of
+ * mestimate_block (MESTIMATE_MODULE_BLOCK defined), of mestimate_esa and
+ * mestimate_esa_staged (MESTIMATE_MODULE_ESA) and of each mestimate_bmN
+ * (MESTIMATE_MODULE_BM defined as N); with none of them defined, the
+ * module has every kernel.
+ */
+#if defined(MESTIMATE_MODULE_BLOCK) || defined(MESTIMATE_MODULE_ESA) || defined(MESTIMATE_MODULE_BM)
+#define MESTIMATE_ALL 0
+#else
+#define MESTIMATE_ALL 1
+#endif
+
 extern "C" {
 
+#if MESTIMATE_ALL || defined(MESTIMATE_MODULE_BLOCK)
 __global__ void mestimate_block(const unsigned char *cur, const unsigned char *ref,
                                 int linesize, int mb_size, int log2_mb, int search_param,
                                 int b_width, int b_height, int method, int *mvs)
@@ -99,7 +114,9 @@ __global__ void mestimate_block(const unsigned char *cur, const unsigned char *r
     mvs[2 * i]     = mv[0];
     mvs[2 * i + 1] = mv[1];
 }
+#endif
 
+#if MESTIMATE_ALL || defined(MESTIMATE_MODULE_ESA)
 __global__ void __launch_bounds__(MESTIMATE_ESA_THREADS)
 mestimate_esa(const unsigned char *cur, const unsigned char *ref,
               int linesize, int mb_size, int log2_mb, int search_param,
@@ -156,6 +173,8 @@ mestimate_esa_staged(const unsigned char *cur, const unsigned char *ref,
     esa_reduce(best, k, t, &w, x_mb, y_mb, bx, by, b_width, mvs);
 }
 
+#endif
+
 /* mestimate_bmN: grid b_width x b_height, MESTIMATE_ESA_THREADS threads,
  * stride and the dynamic shared size from mestimate_bm_smem() */
 #define MESTIMATE_BM(N)                                                              \
@@ -186,9 +205,17 @@ mestimate_bm ## N(const unsigned char *cur, const unsigned char *ref, int linesi
     }                                                                                \
 }
 
+#if MESTIMATE_ALL || MESTIMATE_MODULE_BM == 8
 MESTIMATE_BM(8)
+#endif
+#if MESTIMATE_ALL || MESTIMATE_MODULE_BM == 16
 MESTIMATE_BM(16)
+#endif
+#if MESTIMATE_ALL || MESTIMATE_MODULE_BM == 32
 MESTIMATE_BM(32)
+#endif
+#if MESTIMATE_ALL || MESTIMATE_MODULE_BM == 64
 MESTIMATE_BM(64)
+#endif
 
 }

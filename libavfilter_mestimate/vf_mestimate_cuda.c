@@ -28,6 +28,7 @@
 
 #include <string.h>
 
+#include "libavutil/avassert.h"
 #include "libavutil/common.h"
 #include "libavutil/cuda_check.h"
 #include "libavutil/hwcontext.h"
@@ -131,9 +132,23 @@ static int alloc_device(AVFilterContext *ctx)
 {
     MECudaContext *s  = ctx->priv;
     CudaFunctions *cu = s->hwctx->internal->cuda_dl;
-    extern const unsigned char ff_mestimate_cuda_ptx_data[];
-    extern const unsigned int ff_mestimate_cuda_ptx_len;
+    /* a module for each search (mestimate_cuda.cu): bmN, esa, block */
+    extern const unsigned char ff_mestimate_cuda_block_ptx_data[], ff_mestimate_cuda_esa_ptx_data[],
+                               ff_mestimate_cuda_bm8_ptx_data[], ff_mestimate_cuda_bm16_ptx_data[],
+                               ff_mestimate_cuda_bm32_ptx_data[], ff_mestimate_cuda_bm64_ptx_data[];
+    extern const unsigned int ff_mestimate_cuda_block_ptx_len, ff_mestimate_cuda_esa_ptx_len,
+                              ff_mestimate_cuda_bm8_ptx_len, ff_mestimate_cuda_bm16_ptx_len,
+                              ff_mestimate_cuda_bm32_ptx_len, ff_mestimate_cuda_bm64_ptx_len;
+    static const unsigned char *const bm_data[] = {
+        ff_mestimate_cuda_bm8_ptx_data, ff_mestimate_cuda_bm16_ptx_data,
+        ff_mestimate_cuda_bm32_ptx_data, ff_mestimate_cuda_bm64_ptx_data,
+    };
+    const unsigned int bm_len[] = {
+        ff_mestimate_cuda_bm8_ptx_len, ff_mestimate_cuda_bm16_ptx_len,
+        ff_mestimate_cuda_bm32_ptx_len, ff_mestimate_cuda_bm64_ptx_len,
+    };
     const size_t size = 2 * (size_t)s->b_count * 2 * sizeof(int);
+    const int esa = s->method == AV_ME_METHOD_ESA;
     CUcontext dummy;
     int ret;
 
@@ -144,22 +159,32 @@ static int alloc_device(AVFilterContext *ctx)
     ret = CHECK_CU(cu->cuCtxPushCurrent(s->hwctx->cuda_ctx));
     if (ret < 0)
         return ret;
-    ret = ff_cuda_load_module(ctx, s->hwctx, &s->cu_module,
-                              ff_mestimate_cuda_ptx_data, ff_mestimate_cuda_ptx_len);
-    if (ret < 0)
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_mvs, size))) < 0)
         goto fail;
-    if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_block, s->cu_module,
-                                                "mestimate_block"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_esa, s->cu_module,
-                                                "mestimate_esa"))) < 0 ||
-        (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_esa_staged, s->cu_module,
-                                                "mestimate_esa_staged"))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mvs, size))) < 0)
-        goto fail;
-    if (s->bm_bytes) {
+    /* the kernel filter_frame() runs, and only its module */
+    if (esa && s->bm_bytes) {
+        const int i = s->log2_mb_size - 3;     /* mestimate_bm_smem(): 8 to 64 */
         char name[32];
+        av_assert0(i >= 0 && i < FF_ARRAY_ELEMS(bm_data));
         snprintf(name, sizeof(name), "mestimate_bm%d", 1 << s->log2_mb_size);
-        if ((ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_bm, s->cu_module, name))) < 0)
+        if ((ret = ff_cuda_load_module(ctx, s->hwctx, &s->cu_module, bm_data[i], bm_len[i])) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_bm, s->cu_module, name))) < 0)
+            goto fail;
+    } else if (esa && (1 << s->log2_mb_size) <= MESTIMATE_ESA_MAX_MB) {
+        if ((ret = ff_cuda_load_module(ctx, s->hwctx, &s->cu_module,
+                                       ff_mestimate_cuda_esa_ptx_data,
+                                       ff_mestimate_cuda_esa_ptx_len)) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_esa, s->cu_module,
+                                                    "mestimate_esa"))) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_esa_staged, s->cu_module,
+                                                    "mestimate_esa_staged"))) < 0)
+            goto fail;
+    } else {
+        if ((ret = ff_cuda_load_module(ctx, s->hwctx, &s->cu_module,
+                                       ff_mestimate_cuda_block_ptx_data,
+                                       ff_mestimate_cuda_block_ptx_len)) < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->cu_func_block, s->cu_module,
+                                                    "mestimate_block"))) < 0)
             goto fail;
     }
 

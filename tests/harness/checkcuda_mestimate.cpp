@@ -35,14 +35,18 @@ extern "C" {
 #include "libavutil/common.h"
 #include "libavfilter/motion_estimation.h"
 
-extern const unsigned char ff_mestimate_cuda_ptx_data[];
-extern const unsigned int ff_mestimate_cuda_ptx_len;
+extern const unsigned char ff_mestimate_cuda_block_ptx_data[], ff_mestimate_cuda_esa_ptx_data[],
+                           ff_mestimate_cuda_bm8_ptx_data[], ff_mestimate_cuda_bm16_ptx_data[],
+                           ff_mestimate_cuda_bm32_ptx_data[], ff_mestimate_cuda_bm64_ptx_data[];
+extern const unsigned int ff_mestimate_cuda_block_ptx_len, ff_mestimate_cuda_esa_ptx_len,
+                          ff_mestimate_cuda_bm8_ptx_len, ff_mestimate_cuda_bm16_ptx_len,
+                          ff_mestimate_cuda_bm32_ptx_len, ff_mestimate_cuda_bm64_ptx_len;
 }
 #include "cuda_kernels/mestimate_cuda.h"
 #include "cuda_kernels/me_search.h"
 #include "tests/c63/harness/checkcuda.h"
 
-static CUmodule me_module;
+static CUmodule me_modules[6];     /* block, esa, bm8 .. bm64 (mestimate_cuda.cu) */
 static CUfunction f_mest_block, f_mest_esa, f_mest_staged, f_mest_bm[4];
 
 typedef uint64_t (*MESearchFunc)(AVMotionEstContext *, int, int, int *);
@@ -191,19 +195,32 @@ void checkcuda_mestimate_bench(CUevent e0, CUevent e1, double peak_rate)
 
 void checkcuda_mestimate_init(void)
 {
-    std::string me_ptx = inflate_ptx(ff_mestimate_cuda_ptx_data, ff_mestimate_cuda_ptx_len);
-    CK(cu->cuModuleLoadData(&me_module, me_ptx.c_str()));
-    CK(cu->cuModuleGetFunction(&f_mest_block, me_module, "mestimate_block"));
-    CK(cu->cuModuleGetFunction(&f_mest_esa,   me_module, "mestimate_esa"));
-    CK(cu->cuModuleGetFunction(&f_mest_staged, me_module, "mestimate_esa_staged"));
+    const unsigned char *data[6] = {
+        ff_mestimate_cuda_block_ptx_data, ff_mestimate_cuda_esa_ptx_data,
+        ff_mestimate_cuda_bm8_ptx_data, ff_mestimate_cuda_bm16_ptx_data,
+        ff_mestimate_cuda_bm32_ptx_data, ff_mestimate_cuda_bm64_ptx_data,
+    };
+    const unsigned len[6] = {
+        ff_mestimate_cuda_block_ptx_len, ff_mestimate_cuda_esa_ptx_len,
+        ff_mestimate_cuda_bm8_ptx_len, ff_mestimate_cuda_bm16_ptx_len,
+        ff_mestimate_cuda_bm32_ptx_len, ff_mestimate_cuda_bm64_ptx_len,
+    };
+    for (int i = 0; i < 6; i++) {
+        std::string ptx = inflate_ptx(data[i], len[i]);
+        CK(cu->cuModuleLoadData(&me_modules[i], ptx.c_str()));
+    }
+    CK(cu->cuModuleGetFunction(&f_mest_block, me_modules[0], "mestimate_block"));
+    CK(cu->cuModuleGetFunction(&f_mest_esa,   me_modules[1], "mestimate_esa"));
+    CK(cu->cuModuleGetFunction(&f_mest_staged, me_modules[1], "mestimate_esa_staged"));
     for (int i = 0; i < 4; i++) {
         char name[32];
         snprintf(name, sizeof(name), "mestimate_bm%d", 8 << i);
-        CK(cu->cuModuleGetFunction(&f_mest_bm[i], me_module, name));
+        CK(cu->cuModuleGetFunction(&f_mest_bm[i], me_modules[2 + i], name));
     }
 }
 
 void checkcuda_mestimate_uninit(void)
 {
-    cu->cuModuleUnload(me_module);
+    for (CUmodule m : me_modules)
+        cu->cuModuleUnload(m);
 }
