@@ -59,6 +59,8 @@ row "hwupload" $DEV $SRC -vf hwupload -f null -
 row "hwupload_cuda" $DEV $SRC -vf hwupload_cuda -f null -
 row "c63_cuda from system memory" $SRC -c:v c63_cuda -f null -
 row "hwupload -> c63_cuda" $DEV $SRC -vf hwupload -c:v c63_cuda -f null -
+row "hwupload -> c63_cuda, rate-distortion options" $DEV $SRC -vf hwupload -c:v c63_cuda \
+    -tables flat -trellis 2 -mv_rd 1 -intra_rd 1 -f null -
 row "hwupload_cuda -> c63_cuda" $DEV $SRC -vf hwupload_cuda -c:v c63_cuda -f null -
 row "c63 on the CPU" $SRC -c:v c63 -f null -
 row "GPU decoding (-hwaccel cuda) of one c63 frame" -hwaccel cuda -hwaccel_output_format cuda -i "$TMP/one.c63" -f null -
