@@ -29,7 +29,9 @@
  *   c63_encode_rdq,  -trellis 2: the levels and each block's exact DC,
  *   c63_dc_chain,    the DC levels of each chain, then the reconstruction
  *   c63_recon        from the levels (c63_block.h, c63_rd.h)
- *   c63_mv_rd        the vector decisions of -mv_rd and -intra_rd
+ *   c63_mv_rd_pre,   the vector decisions of -mv_rd and -intra_rd: the
+ *   c63_mv_rd        SADs that do not depend on the decisions, a warp a
+ *                    block, then the decisions, a warp a block row
  *
  * Where the host passes key -1 (scene cuts), the kernels read the decision
  * from the C63SceneState at the address it gives them: c63_scene of the
@@ -175,10 +177,10 @@ c63_dc_chain(C63DCChainParams d)
 /* ------------------------------------------------------ vector decision */
 
 /*
- * -mv_rd and -intra_rd (c63_rd.h): one warp a block row, its blocks left
- * to right, as the CPU's c63_rd_choose_mv(). Each lane takes two samples
- * of the block (row lane / 4, columns 2 (lane % 4) and the next), and the
- * warp adds the 32 lanes' sums up, so that every lane has the total.
+ * -mv_rd and -intra_rd (c63_rd.h), as the CPU's c63_rd_choose_mv(). The
+ * SADs are taken by a warp a block: each lane takes two samples of the
+ * block (row lane / 4, columns 2 (lane % 4) and the next), and the warp
+ * adds the 32 lanes' sums up, so that every lane has the total.
  */
 static __device__ __forceinline__ int c63_warp_sum(int v)
 {
@@ -206,70 +208,196 @@ static __device__ __forceinline__ int c63_warp_mean_sad(const u8 *cur, const u8 
     return c63_warp_sum(abs(a - m) + abs(b - m));
 }
 
+static __device__ __forceinline__ int c63_mv_inside(c63_mv v, int x, int y, int w, int h)
+{
+    return !(x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8);
+}
+
+static __device__ __forceinline__ int c63_mv_eq(c63_mv a, c63_mv b)
+{
+    return a.x == b.x && a.y == b.y;
+}
+
+/* The plane of block (or block row) i and its fields. */
+#define MVRD_PLANE(i, firstf) \
+    ((i) >= m.p[2].firstf ? 2 : (i) >= m.p[1].firstf ? 1 : 0)
+#define MVRD_FIELD(pi, f) ((pi) == 2 ? m.p[2].f : (pi) == 1 ? m.p[1].f : m.p[0].f)
+
+/* c63_mv_rd_pre: a warp a block; lane k writes word k of its C63MVRDPre. */
+extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
+c63_mv_rd_pre(C63MVRDParams m)
+{
+    const int lane = threadIdx.x & 31;
+    const int b    = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
+    if (b >= m.nblocks || (m.scene && ((const C63SceneState *)m.scene)->key))
+        return;
+    const int pi = MVRD_PLANE(b, first);
+    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
+    const int lb = b - first, bw = w >> 3, by = lb / bw, bx = lb - by * bw;
+    const int x = 8 * bx, y = 8 * by;
+    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)y * w + x;
+    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
+    const c63_mv *mv = (const c63_mv *)m.mv + b;
+    int out[sizeof(C63MVRDPre) / 4] = { 0 };
+    C63MVRDPre *o = (C63MVRDPre *)out;
+    c63_mv v[3];
+
+    v[0] = mv[0];
+    v[1].x = v[1].y = 0;
+    v[2] = bx ? mv[-1] : v[1];
+    for (int i = 0; i < 3; i++) {
+        /* the best-SAD vector always (as the CPU, the SAD from the mean
+         * even where it is no candidate); the others where they are */
+        const int cand = !i || ((m.modes & C63_RD_MV) && (i == 1 || bx) &&
+                                v[i].x != C63_MV_INTRA && c63_mv_inside(v[i], x, y, w, h));
+        o->sad[i] = -1;
+        if (!cand)
+            continue;
+        const u8 *r = ref + (size_t)(y + v[i].y) * w + x + v[i].x;
+        if (!i && !c63_mv_inside(v[i], x, y, w, h))
+            o->sad[0] = -1;
+        else
+            o->sad[i] = c63_warp_sad(cur, r, w, lane);
+        if (m.modes & C63_RD_INTRA)
+            o->psad[i] = c63_warp_mean_sad(cur, r, w, lane, &o->psum[i]);
+    }
+    if (m.modes & C63_RD_INTRA)
+        o->isad = c63_warp_mean_sad(cur, 0, w, lane, &o->isum);
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(C63MVRDPre) / 4); k++)
+        if (lane == k)
+            ((int *)((C63MVRDPre *)m.pre + b))[k] = out[k];
+}
+
+/* A vector packed in an int, for the shuffles. */
+static __device__ __forceinline__ int c63_mv_pack(c63_mv v)
+{
+    return (int)(unsigned char)v.x | (int)(unsigned char)v.y << 8;
+}
+
+static __device__ __forceinline__ c63_mv c63_mv_unpack(int p)
+{
+    c63_mv v;
+    v.x = (signed char)(p & 0xFF);
+    v.y = (signed char)(p >> 8 & 0xFF);
+    return v;
+}
+
+/*
+ * c63_mv_rd: a warp a block row. The lanes load 32 blocks at a time (lane
+ * j block j: its C63MVRDPre and best-SAD vector), then all of them take
+ * the 32 decisions in order, each block's values shuffled from its lane,
+ * so that where a SAD has to be taken from the pictures (the left
+ * neighbour's choice is none of the three vectors of pre) the warp takes
+ * it together; lane j keeps block j's choice and stores it.
+ */
 extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
 c63_mv_rd(C63MVRDParams m)
 {
+    enum { NW = sizeof(C63MVRDPre) / 4 };
+    const unsigned full = 0xFFFFFFFFu;
     const int lane = threadIdx.x & 31;
     const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
     if (row >= m.nrows || (m.scene && ((const C63SceneState *)m.scene)->key))
         return;
-    const int pi = row >= m.p[2].first_row ? 2 : row >= m.p[1].first_row ? 1 : 0;
-#define MVRD_FIELD(f) (pi == 2 ? m.p[2].f : pi == 1 ? m.p[1].f : m.p[0].f)
-    const int w = MVRD_FIELD(w), h = MVRD_FIELD(h), first = MVRD_FIELD(first);
-    const int by = row - MVRD_FIELD(first_row), bw = w >> 3, qdc = MVRD_FIELD(qdc);
-#undef MVRD_FIELD
+    const int pi = MVRD_PLANE(row, first_row);
+    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
+    const int by = row - MVRD_FIELD(pi, first_row), bw = w >> 3, qdc = MVRD_FIELD(pi, qdc);
     const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)8 * by * w;
     const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
     c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
-    c63_mv left;
+    const C63MVRDPre *pre = (const C63MVRDPre *)m.pre + first + (size_t)by * bw;
+    c63_mv left, prev_best, zero;
     left.x = C63_MV_INTRA;      /* none in column 0 */
     left.y = 0;
+    prev_best = left;
+    zero.x = zero.y = 0;
 
-    for (int bx = 0; bx < bw; bx++) {
-        const c63_mv best = mv[bx];
-        const int x = 8 * bx, y = 8 * by, has_left = left.x != C63_MV_INTRA;
-        c63_mv ret = best;
-        int cost_min = 0x7fffffff, bits_min = 0;
+    for (int bx0 = 0; bx0 < bw; bx0 += 32) {
+        int mine[NW], mine_mv = 0, choice = 0;
+        if (bx0 + lane < bw) {
+            const int *src = (const int *)(pre + bx0 + lane);
 #pragma unroll
-        for (int i = 0; i < 3; i++) {
-            c63_mv v;
-            if (i != 1 && !(m.modes & C63_RD_MV))
-                continue;
-            if (i == 0) {
-                if (!has_left)
+            for (int k = 0; k < NW; k++)
+                mine[k] = src[k];
+            mine_mv = c63_mv_pack(mv[bx0 + lane]);
+        }
+        for (int j = 0; j < 32 && bx0 + j < bw; j++) {
+            int P[NW];
+#pragma unroll
+            for (int k = 0; k < NW; k++)
+                P[k] = __shfl_sync(full, mine[k], j);
+            const C63MVRDPre *pr = (const C63MVRDPre *)P;
+            const c63_mv best = c63_mv_unpack(__shfl_sync(full, mine_mv, j));
+            const int bx = bx0 + j, x = 8 * bx, y = 8 * by, has_left = left.x != C63_MV_INTRA;
+            c63_mv ret = best;
+            int cost_min = 0x7fffffff, bits_min = 0;
+#pragma unroll
+            for (int i = 0; i < 3; i++) {
+                c63_mv v;
+                int sad;
+                if (i != 1 && !(m.modes & C63_RD_MV))
                     continue;
-                v = left;
-            } else if (i == 1) {
-                v = best;
-            } else {
-                v.x = v.y = 0;
+                if (i == 0) {
+                    if (!has_left)
+                        continue;
+                    v = left;
+                } else if (i == 1) {
+                    v = best;
+                } else {
+                    v = zero;
+                }
+                if (!c63_mv_inside(v, x, y, w, h))
+                    continue;
+                /* the SAD from pre where v is one of its vectors */
+                if (c63_mv_eq(v, best) && pr->sad[0] >= 0)
+                    sad = pr->sad[0];
+                else if (c63_mv_eq(v, zero) && pr->sad[1] >= 0)
+                    sad = pr->sad[1];
+                else if (c63_mv_eq(v, prev_best) && pr->sad[2] >= 0)
+                    sad = pr->sad[2];
+                else
+                    sad = c63_warp_sad(cur + x, ref + (size_t)(y + v.y) * w + x + v.x, w, lane);
+                const int reuse = has_left && c63_mv_eq(v, left);
+                const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
+                const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
+                if (cost < cost_min) {
+                    cost_min = cost;
+                    bits_min = bits;
+                    ret = v;
+                }
             }
-            if (x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8)
-                continue;
-            const int reuse = has_left && v.x == left.x && v.y == left.y;
-            const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
-            const int sad = c63_warp_sad(cur + x, ref + (size_t)(y + v.y) * w + x + v.x, w, lane);
-            const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
-            if (cost < cost_min) {
-                cost_min = cost;
-                bits_min = bits;
-                ret = v;
+            if (m.modes & C63_RD_INTRA) {
+                int sad_p, sum_p;
+                if (c63_mv_eq(ret, best)) {
+                    sad_p = pr->psad[0];
+                    sum_p = pr->psum[0];
+                } else if (c63_mv_eq(ret, zero) && pr->sad[1] >= 0) {
+                    sad_p = pr->psad[1];
+                    sum_p = pr->psum[1];
+                } else if (c63_mv_eq(ret, prev_best) && pr->sad[2] >= 0) {
+                    sad_p = pr->psad[2];
+                    sum_p = pr->psum[2];
+                } else {
+                    sad_p = c63_warp_mean_sad(cur + x, ref + (size_t)(y + ret.y) * w + x + ret.x,
+                                              w, lane, &sum_p);
+                }
+                if (c63_rd_mv_cost(pr->isad + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(pr->isum, qdc),
+                                   m.lambda_me) <
+                    c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, qdc), m.lambda_me)) {
+                    ret.x = C63_MV_INTRA;
+                    ret.y = 0;
+                }
             }
+            if (lane == j)
+                choice = c63_mv_pack(ret);
+            left = ret;
+            prev_best = best;
         }
-        if (m.modes & C63_RD_INTRA) {
-            int sum_i, sum_p;
-            const int sad_i = c63_warp_mean_sad(cur + x, 0, w, lane, &sum_i);
-            const int sad_p = c63_warp_mean_sad(cur + x, ref + (size_t)(y + ret.y) * w + x + ret.x,
-                                                w, lane, &sum_p);
-            if (c63_rd_mv_cost(sad_i + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(sum_i, qdc),
-                               m.lambda_me) <
-                c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, qdc), m.lambda_me)) {
-                ret.x = C63_MV_INTRA;
-                ret.y = 0;
-            }
-        }
-        if (!lane)
-            mv[bx] = ret;
-        left = ret;
+        if (bx0 + lane < bw)
+            mv[bx0 + lane] = c63_mv_unpack(choice);
     }
 }
+
+#undef MVRD_PLANE
+#undef MVRD_FIELD

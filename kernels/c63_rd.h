@@ -82,13 +82,33 @@ typedef struct C63RDParams {
 } C63RDParams;
 
 /**
- * c63_mv_rd, the vector choice of -mv_rd on the GPU: one warp a block row
- * (C63_MVRD_WARPS a thread block), the rows of the three planes numbered
- * one after the other; the planes and vectors as c63_encode has them
- * (c63_transform.h). The first of least cost in the order left, mv, zero,
- * as the CPU's.
+ * The vector choice of -mv_rd and -intra_rd on the GPU, in two launches
+ * with the same parameters; the planes and vectors as c63_encode has them
+ * (c63_transform.h), C63_MVRD_WARPS warps a thread block:
+ *
+ * c63_mv_rd_pre, one warp a block (nblocks, the blocks of the three
+ * planes in order): what does not depend on the choice of the block to the
+ * left, into pre (a C63MVRDPre a block): the SADs of the block against
+ * its best-SAD vector, (0, 0) and the best-SAD vector of the block to its
+ * left, and the SADs from the residual's mean and the sums of the residual
+ * with each, and with none (intra).
+ *
+ * c63_mv_rd, one warp a block row (nrows, the rows of the three planes
+ * numbered one after the other), its blocks left to right: the first of
+ * least cost in the order left, mv, zero, as the CPU's, from pre, and
+ * where the left neighbour's choice is none of those three vectors, from
+ * the pictures.
  */
 #define C63_MVRD_WARPS 4
+
+/** c63_mv_rd_pre's results for one block; sad[i] < 0: vector i was not
+ *  a candidate (left: none, outside the plane, or no C63_RD_MV). */
+typedef struct C63MVRDPre {
+    int sad[3];                     ///< best-SAD vector, (0, 0), the left block's best
+    int psad[3], psum[3];           ///< -intra_rd: the residual's mean SAD and sum with each
+    int isad, isum;                 ///< -intra_rd: the same without prediction
+    int pad;
+} C63MVRDPre;
 
 typedef struct C63MVRDPlane {
     int w, h;                       ///< padded size; w is the stride
@@ -99,7 +119,9 @@ typedef struct C63MVRDPlane {
 
 typedef struct C63MVRDParams {
     unsigned long long mv, orig, ref;   ///< device addresses
+    unsigned long long pre;         ///< a C63MVRDPre a block (device address)
     C63MVRDPlane p[3];
+    int nblocks;                    ///< blocks of the three planes
     int nrows;                      ///< block rows of the three planes
     int lambda_me;
     int modes;                      ///< C63_RD_MV | C63_RD_INTRA

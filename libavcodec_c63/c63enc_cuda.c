@@ -193,7 +193,8 @@ typedef struct C63CudaEncContext {
     CUmodule             module;        ///< c63_cuda_enc.cu's kernels
     CUmodule             module_rd;     ///< c63_cuda_rd.cu's, where the options use them
     CUdeviceptr          d_scene;       ///< c63_scene of module
-    CUfunction           f_convert, f_encode, f_encode_rd, f_mv_rd, f_sc_hist, f_sc_decide;
+    CUfunction           f_convert, f_encode, f_encode_rd, f_sc_hist, f_sc_decide;
+    CUfunction           f_mv_rd_pre, f_mv_rd;             ///< -mv_rd, -intra_rd
     CUfunction           f_encode_rdq, f_dc_chain, f_recon;   ///< -trellis 2
     CUfunction           f_activity;
     CUfunction           f_me[2];       ///< luma's and chroma's c63_me<C63_ME_NR(range)>
@@ -212,6 +213,7 @@ typedef struct C63CudaEncContext {
     size_t      in_off[3], in_size;                  ///< staged input planes
     CUdeviceptr d_orig, d_recon[2], d_coef, d_mv, d_q;
     CUdeviceptr d_dcz;              ///< -trellis 2: each block's exact DC
+    CUdeviceptr d_mvrd_pre;         ///< -mv_rd, -intra_rd: a C63MVRDPre a block
     /* with a buffer model, rate control needs each frame's kind and
      * activity before it is queued: the host decides scene cuts */
     CUdeviceptr d_in_stats;         ///< C63InputStats of the frame submitted
@@ -660,6 +662,7 @@ static av_cold int load_kernels(AVCodecContext *avctx)
             (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_encode_rdq, m, "c63_encode_rdq"))) < 0 ||
             (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_dc_chain, m, "c63_dc_chain"))) < 0 ||
             (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_recon,  m, "c63_recon")))   < 0 ||
+            (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd_pre, m, "c63_mv_rd_pre"))) < 0 ||
             (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_mv_rd,  m, "c63_mv_rd")))   < 0 ||
             (ret = CHECK_CU(cu->cuModuleGetFunction(&s->f_activity, m, "c63_activity"))) < 0)
             return ret;
@@ -697,6 +700,9 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
     if (avctx->trellis == 2 &&
         (ret = CHECK_CU(cu->cuMemAlloc(&s->d_dcz, s->total / 64 * sizeof(int)))) < 0)
         return ret;
+    if ((s->mv_rd || s->intra_rd) &&
+        (ret = CHECK_CU(cu->cuMemAlloc(&s->d_mvrd_pre, s->total / 64 * sizeof(C63MVRDPre)))) < 0)
+        return ret;
     if (s->rc.vbv &&
         ((ret = CHECK_CU(cu->cuMemAlloc(&s->d_in_stats, sizeof(*s->in_stats)))) < 0 ||
          (ret = alloc_host(avctx, s, (void **)&s->in_stats, sizeof(*s->in_stats))) < 0))
@@ -729,6 +735,8 @@ static av_cold int alloc_frame_buffers(AVCodecContext *avctx)
         av_assert0(s->plane_off[p] == 64 * (size_t)s->encp.p[p].first);
     s->mvrdp.mv   = s->d_mv;
     s->mvrdp.orig = s->d_orig;
+    s->mvrdp.pre  = s->d_mvrd_pre;
+    s->mvrdp.nblocks = s->encp.nblocks;
     s->mvrdp.nrows = 0;
     for (int p = 0; p < 3; p++) {
         s->mvrdp.p[p].w         = g->w[p];
@@ -1111,7 +1119,9 @@ static int launch_motion(AVCodecContext *avctx, const C63CudaFrame *f)
         mp.scene     = f->key < 0 ? s->d_scene : 0;
         for (int p = 0; p < 3; p++)
             mp.p[p].qdc = q[p][0];
-        if ((ret = launch(avctx, s->f_mv_rd, (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
+        if ((ret = launch(avctx, s->f_mv_rd_pre, (mp.nblocks + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS,
+                          1, 32 * C63_MVRD_WARPS, 1, 0, args)) < 0 ||
+            (ret = launch(avctx, s->f_mv_rd, (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
                           32 * C63_MVRD_WARPS, 1, 0, args)) < 0)
             return ret;
     }
@@ -1357,6 +1367,7 @@ static av_cold void free_gpu(C63CudaEncContext *s)
     if (s->d_coef)     cu->cuMemFree(s->d_coef);
     if (s->d_mv)       cu->cuMemFree(s->d_mv);
     if (s->d_dcz)      cu->cuMemFree(s->d_dcz);
+    if (s->d_mvrd_pre) cu->cuMemFree(s->d_mvrd_pre);
     if (s->d_q)        cu->cuMemFree(s->d_q);
     if (s->d_in_stats) cu->cuMemFree(s->d_in_stats);
     free_host(s, (void **)&s->in_stats);
@@ -1386,6 +1397,7 @@ static av_cold int c63_cuda_encode_close(AVCodecContext *avctx)
         free_gpu(s);
     memset(s->slot, 0, sizeof(s->slot));
     s->d_orig = s->d_recon[0] = s->d_recon[1] = s->d_coef = s->d_mv = s->d_q = s->d_dcz = 0;
+    s->d_mvrd_pre = 0;
     s->d_ec = 0;
     s->copy_stream = s->up_stream = s->stream = NULL;
     s->module = s->module_rd = NULL;

@@ -62,7 +62,7 @@ extern const unsigned int ff_c63_cuda_rd_ptx_len;
 
 static CUmodule module, module_rd;    /* c63_cuda_enc.cu's, c63_cuda_rd.cu's */
 static CUfunction f_encode_rdq, f_dc_chain, f_recon;
-static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd;
+static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd_pre, f_mv_rd;
 static CUfunction f_sc_hist, f_sc_decide, f_activity;
 static CUdeviceptr d_scene;             /* c63_scene of the module */
 /* the c63_meN kernels: N = me_nrs[i] */
@@ -631,16 +631,20 @@ static void test_mvrd_case(int w, int h, int lambda_me, bool related, int modes 
             }
     }
 
-    DevBuf dcur(total), dref(total), dmv(nb * sizeof(C63ECMV));
+    DevBuf dcur(total), dref(total), dmv(nb * sizeof(C63ECMV)), dpre(nb * sizeof(C63MVRDPre));
     dcur.up(cur.data(), total);
     dref.up(ref.data(), total);
     dmv.up(best.data(), nb * sizeof(C63ECMV));
     m.mv = dmv.p;
+    m.pre = dpre.p;
+    m.nblocks = (int)nb;
     m.orig = dcur.p;
     m.ref = dref.p;
     m.lambda_me = lambda_me;
     m.modes = modes;
     void *args[] = { &m };
+    launch(f_mv_rd_pre, (m.nblocks + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
+           32 * C63_MVRD_WARPS, 1, 0, args);
     launch(f_mv_rd, (m.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1, 32 * C63_MVRD_WARPS, 1, 0,
            args);
     dmv.down(gpu.data(), nb * sizeof(C63ECMV));
@@ -1244,6 +1248,7 @@ int checkcuda_c63_init(const char *ptx_path)
     CK(cu->cuModuleGetFunction(&f_encode_rdq, module_rd, "c63_encode_rdq"));
     CK(cu->cuModuleGetFunction(&f_dc_chain, module_rd, "c63_dc_chain"));
     CK(cu->cuModuleGetFunction(&f_recon, module_rd, "c63_recon"));
+    CK(cu->cuModuleGetFunction(&f_mv_rd_pre, module_rd, "c63_mv_rd_pre"));
     CK(cu->cuModuleGetFunction(&f_mv_rd,   module_rd, "c63_mv_rd"));
     CK(cu->cuModuleGetFunction(&f_sc_hist, module, "c63_sc_hist"));
     CK(cu->cuModuleGetFunction(&f_sc_decide, module, "c63_sc_decide"));
