@@ -317,6 +317,11 @@ static av_cold int init_device(AVCodecContext *avctx)
         s->hwdevice = av_buffer_ref(avctx->hw_device_ctx);
     } else {
         ret = open_device(avctx);
+        if (ret == AVERROR(ENOTSUP) && s->primary_ctx > 0) {
+            av_log(avctx, AV_LOG_ERROR, "The GPU's primary CUDA context is in use with other "
+                   "flags; -primary_ctx 0 (or auto) opens a context of its own.\n");
+            return ret;
+        }
         if (ret < 0) {
             av_log(avctx, AV_LOG_ERROR,
                    "No usable CUDA device: the c63_cuda encoder needs an NVIDIA GPU "

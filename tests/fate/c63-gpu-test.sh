@@ -49,6 +49,10 @@
 #   hwdec NAME cuda|sys    md5 of a stored vector decoded on the GPU, into
 #                          CUDA frames (downloaded) or system memory: the
 #                          CPU decoder's (the reference decoder's) md5
+#   hwcont FMT NAME        md5 of a stored vector remuxed (-c copy) into
+#                          the container FMT (matroska, nut, avi) and
+#                          decoded on the GPU into CUDA frames: the CPU
+#                          decoder's md5 of the raw stream
 #   hwsame SOURCE OPTS...  a lavfi SOURCE (or splice: vector_yuv splice)
 #                          encoded by c63 with OPTS decodes on the GPU to
 #                          the CPU decoder's pictures
@@ -79,6 +83,13 @@ hwdec)
     sys)  ff_md5 -hwaccel cuda -i "$SAMPLES/$name.c63" -f rawvideo -pix_fmt yuv420p - ;;
     *) echo "unknown output $out"; exit 1 ;;
     esac
+    ;;
+hwcont)
+    fmt=$1 name=$2
+    run_ok ff -i "$SAMPLES/$name.c63" -c copy -f "$fmt" "$TMP/in.$fmt" || exit 1
+    # each frame once (AVI stores the raw stream's frames on a finer clock)
+    ff_md5 $HW -i "$TMP/in.$fmt" -vf hwdownload,format=yuv420p -fps_mode passthrough \
+        -f rawvideo -pix_fmt yuv420p -
     ;;
 hwsame)
     src=$1; shift

@@ -154,6 +154,12 @@ fate-c63-cuda-split fate-c63-cuda-split-rd: REF = $(C63_FATE)/ref/$(@:fate-c63-c
 fate-c63-cuda-othercontext: CMD = run tests/cudactx$(EXESUF) $${CUDACTX_DEVICE_B:-0}
 fate-c63-cuda-othercontext: tests/cudactx$(EXESUF)
 fate-c63-cuda-othercontext: REF = $(C63_FATE)/ref/c63-cuda-othercontext
+# The GPU's primary context already taken with other flags (as a library
+# of the process might take it): -primary_ctx auto codes on a context of
+# its own with a warning, -primary_ctx 1 is refused with ENOTSUP and why.
+fate-c63-cuda-primarybusy: CMD = run tests/cudactx$(EXESUF) --primary-busy
+fate-c63-cuda-primarybusy: tests/cudactx$(EXESUF)
+fate-c63-cuda-primarybusy: REF = $(C63_FATE)/ref/c63-cuda-primarybusy
 fate-cudactx-nodevice: CMD = runlocal c63/fate/c63-gpu-test.sh ctxnodevice $$(target_path tests/cudactx$(EXESUF))
 fate-cudactx-nodevice: tests/cudactx$(EXESUF)
 fate-cudactx-nodevice: REF = $(C63_FATE)/ref/cudactx-nodevice
@@ -170,6 +176,11 @@ fate-c63-hwdec-$(1)-$(2): CMD = $$(C63_GPU_TEST) hwdec $(2) $(1)
 fate-c63-hwdec-$(1)-$(2): REF = $$(C63_FATE)/ref/c63-dec-$(2)
 endef
 $(foreach o,cuda sys,$(foreach v,$(C63_VECTORS),$(eval $(call C63_GPU_HWDEC,$(o),$(v)))))
+
+# c63 in Matroska, NUT and AVI, as from the raw stream
+FATE_C63_GPU_HWCONT = $(foreach f,matroska nut avi,fate-c63-hwcont-$(f))
+$(FATE_C63_GPU_HWCONT): CMD = $(C63_GPU_TEST) hwcont $(@:fate-c63-hwcont-%=%) cif_noise
+$(FATE_C63_GPU_HWCONT): REF = $(C63_FATE)/ref/c63-dec-cif_noise
 
 C63_HW_SRC = testsrc2=s=352x288:r=25,noise=alls=12:allf=t,trim=end_frame=30
 C63_GPU_HWSAME = default tables-flat tables-ssim trellis-2 mv_rd intra_rd rd-all bitrate vbv scenecut \
@@ -201,9 +212,9 @@ FATE_C63_GPU_HWPIPE = $(addprefix fate-c63-hwpipe-,scale_cuda drawtext_cuda cuda
 $(FATE_C63_GPU_HWPIPE): CMD = $(C63_GPU_TEST) hwpipe $(@:fate-c63-hwpipe-%=%)
 $(FATE_C63_GPU_HWPIPE): CMP = null
 
-FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWSAME) $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
+FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWCONT) $(FATE_C63_GPU_HWSAME) $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
 
-FATE_C63_GPU += fate-c63-cuda-othercontext fate-c63-cuda-sharedctx fate-c63-cuda-split fate-c63-cuda-split-rd $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
+FATE_C63_GPU += fate-c63-cuda-othercontext fate-c63-cuda-primarybusy fate-c63-cuda-sharedctx fate-c63-cuda-split fate-c63-cuda-split-rd $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
                 $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)
 
 # checkcuda's benchmark kernels (checkcuda_bench.cu) in a PTX of their own,

@@ -20,7 +20,7 @@
  */
 
 /*
- * Usage: cudactx [DEVICE_B]
+ * Usage: cudactx [DEVICE_B] | cudactx --primary-busy
  *
  * Creates CUDA device context A on device 0 and B on DEVICE_B (default 0:
  * a second context on the same device; "1" on a machine with two GPUs
@@ -31,6 +31,13 @@
  * frames: after the refusal, the stream is drained and every packet it
  * gives must be one of A's frames coded as c63 codes them on the CPU.
  * Prints what happened, one line a step, and exits 1 on anything else.
+ *
+ * --primary-busy: the GPU's primary context is first taken with the
+ * driver's default flags, not the ones FFmpeg's CUDA device asks for (as
+ * a library of the same process might take it). Then c63_cuda, opening
+ * its own device, must code a frame from system memory with -primary_ctx
+ * auto (on a context of its own, with a warning), and refuse -primary_ctx
+ * 1 with AVERROR(ENOTSUP) and a message that says why.
  */
 
 #include <stdio.h>
@@ -41,6 +48,8 @@ extern "C" {
 #include "libavutil/error.h"
 #include "libavutil/frame.h"
 #include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_cuda_internal.h"
+#include "libavutil/log.h"
 #include "libavutil/md5.h"
 #include "libavutil/mem.h"
 }
@@ -135,8 +144,116 @@ end:
     return ret == AVERROR_EOF ? got : ret < 0 ? ret : got;
 }
 
+/* the messages of the library that contain log_watch, counted */
+static const char *log_watch;
+static int log_seen;
+
+static void log_cb(void *avcl, int level, const char *fmt, va_list vl)
+{
+    char line[1024];
+    if (log_watch && level <= AV_LOG_WARNING) {
+        va_list copy;
+        va_copy(copy, vl);
+        vsnprintf(line, sizeof(line), fmt, copy);
+        va_end(copy);
+        log_seen += !!strstr(line, log_watch);
+    }
+    av_log_default_callback(avcl, level, fmt, vl);
+}
+
+/* c63_cuda from system memory with -primary_ctx PRIMARY: one frame coded
+ * (0, and its packet is c63's), or the error of avcodec_open2() */
+static int open_and_code(const char *primary, const char *want_md5)
+{
+    const AVCodec *codec = avcodec_find_encoder_by_name("c63_cuda");
+    AVCodecContext *e = codec ? avcodec_alloc_context3(codec) : NULL;
+    AVFrame *f = av_frame_alloc();
+    AVPacket *pkt = av_packet_alloc();
+    AVDictionary *opts = NULL;
+    char got[33] = "";
+    int ret = AVERROR(ENOMEM);
+
+    if (!e || !f || !pkt)
+        goto end;
+    e->width = W; e->height = H; e->pix_fmt = AV_PIX_FMT_YUV420P;
+    e->time_base = AVRational{ 1, 25 };
+    av_dict_set(&opts, "primary_ctx", primary, 0);
+    if ((ret = avcodec_open2(e, codec, &opts)) < 0)
+        goto end;
+    f->format = AV_PIX_FMT_YUV420P; f->width = W; f->height = H;
+    if ((ret = av_frame_get_buffer(f, 0)) < 0)
+        goto end;
+    fill(f, 0);
+    f->pts = 0;
+    if ((ret = avcodec_send_frame(e, f)) < 0 || (ret = avcodec_send_frame(e, NULL)) < 0 ||
+        (ret = avcodec_receive_packet(e, pkt)) < 0)
+        goto end;
+    md5_hex(pkt->data, pkt->size, got);
+    ret = strcmp(got, want_md5) ? AVERROR_BUG : 0;
+end:
+    av_dict_free(&opts);
+    avcodec_free_context(&e);
+    av_frame_free(&f);
+    av_packet_free(&pkt);
+    return ret;
+}
+
+static int primary_busy(void)
+{
+    AVBufferRef *dev = NULL;
+    CudaFunctions *cu = NULL;
+    CUdevice cudev = 0;
+    CUcontext primary = NULL, dummy;
+    unsigned flags = 0;
+    int active = 0, ret, status = 1;
+    const int idx[1] = { 0 };
+    char want[1][33];
+
+    if ((ret = av_hwdevice_ctx_create(&dev, AV_HWDEVICE_TYPE_CUDA, "0", NULL, 0)) < 0) {
+        fprintf(stderr, "cudactx: cannot create the CUDA contexts: %s\n", err_str(ret));
+        return 1;
+    }
+    if (cpu_packets(idx, 1, want) != 1) {
+        fprintf(stderr, "cudactx: c63 on the CPU gave no packet\n");
+        goto end;
+    }
+    cu = ((AVCUDADeviceContext *)((AVHWDeviceContext *)dev->data)->hwctx)->internal->cuda_dl;
+    if (cu->cuDeviceGet(&cudev, 0) != CUDA_SUCCESS ||
+        cu->cuDevicePrimaryCtxGetState(cudev, &flags, &active) != CUDA_SUCCESS || active ||
+        cu->cuDevicePrimaryCtxRetain(&primary, cudev) != CUDA_SUCCESS ||
+        cu->cuCtxPushCurrent(primary) != CUDA_SUCCESS ||
+        cu->cuCtxPopCurrent(&dummy) != CUDA_SUCCESS) {
+        fprintf(stderr, "cudactx: cannot take the primary context (active already: %d)\n", active);
+        goto end;
+    }
+    printf("primary context taken with the driver's flags (0x%x)\n", flags);
+
+    log_watch = "in use with other flags";
+    log_seen  = 0;
+    ret = open_and_code("auto", want[0]);
+    printf("-primary_ctx auto: %s, %s\n", ret ? err_str(ret) : "c63's packet",
+           log_seen == 1 ? "warned" : "no warning");
+    status = ret != 0 || log_seen != 1;
+
+    log_seen = 0;
+    ret = open_and_code("1", want[0]);
+    printf("-primary_ctx 1: %s, %s\n", ret == AVERROR(ENOTSUP) ? "refused (ENOTSUP)" : err_str(ret),
+           log_seen == 1 ? "said why" : "did not say why");
+    status |= ret != AVERROR(ENOTSUP) || log_seen != 1;
+    log_watch = NULL;
+end:
+    if (primary)
+        cu->cuDevicePrimaryCtxRelease(cudev);
+    av_buffer_unref(&dev);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--primary-busy")) {
+        av_log_set_callback(log_cb);
+        return primary_busy();
+    }
     const char *dev_b = argc > 1 ? argv[1] : "0";
     AVBufferRef *dev[2] = { NULL }, *frames[2] = { NULL };
     const AVCodec *codec = avcodec_find_encoder_by_name("c63_cuda");
