@@ -218,58 +218,7 @@ static __device__ __forceinline__ int c63_mv_eq(c63_mv a, c63_mv b)
     return a.x == b.x && a.y == b.y;
 }
 
-/* The plane of block (or block row) i and its fields. */
-#define MVRD_PLANE(i, firstf) \
-    ((i) >= m.p[2].firstf ? 2 : (i) >= m.p[1].firstf ? 1 : 0)
-#define MVRD_FIELD(pi, f) ((pi) == 2 ? m.p[2].f : (pi) == 1 ? m.p[1].f : m.p[0].f)
-
-/* c63_mv_rd_pre: a warp a block; lane k writes word k of its C63MVRDPre. */
-extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
-c63_mv_rd_pre(C63MVRDParams m)
-{
-    const int lane = threadIdx.x & 31;
-    const int b    = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
-    if (b >= m.nblocks || (m.scene && ((const C63SceneState *)m.scene)->key))
-        return;
-    const int pi = MVRD_PLANE(b, first);
-    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
-    const int lb = b - first, bw = w >> 3, by = lb / bw, bx = lb - by * bw;
-    const int x = 8 * bx, y = 8 * by;
-    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)y * w + x;
-    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
-    const c63_mv *mv = (const c63_mv *)m.mv + b;
-    int out[sizeof(C63MVRDPre) / 4] = { 0 };
-    C63MVRDPre *o = (C63MVRDPre *)out;
-    c63_mv v[3];
-
-    v[0] = mv[0];
-    v[1].x = v[1].y = 0;
-    v[2] = bx ? mv[-1] : v[1];
-    for (int i = 0; i < 3; i++) {
-        /* the best-SAD vector always (as the CPU, the SAD from the mean
-         * even where it is no candidate); the others where they are */
-        const int cand = !i || ((m.modes & C63_RD_MV) && (i == 1 || bx) &&
-                                v[i].x != C63_MV_INTRA && c63_mv_inside(v[i], x, y, w, h));
-        o->sad[i] = -1;
-        if (!cand)
-            continue;
-        const u8 *r = ref + (size_t)(y + v[i].y) * w + x + v[i].x;
-        if (!i && !c63_mv_inside(v[i], x, y, w, h))
-            o->sad[0] = -1;
-        else
-            o->sad[i] = c63_warp_sad(cur, r, w, lane);
-        if (m.modes & C63_RD_INTRA)
-            o->psad[i] = c63_warp_mean_sad(cur, r, w, lane, &o->psum[i]);
-    }
-    if (m.modes & C63_RD_INTRA)
-        o->isad = c63_warp_mean_sad(cur, 0, w, lane, &o->isum);
-#pragma unroll
-    for (int k = 0; k < (int)(sizeof(C63MVRDPre) / 4); k++)
-        if (lane == k)
-            ((int *)((C63MVRDPre *)m.pre + b))[k] = out[k];
-}
-
-/* A vector packed in an int, for the shuffles. */
+/* A vector packed in an int. */
 static __device__ __forceinline__ int c63_mv_pack(c63_mv v)
 {
     return (int)(unsigned char)v.x | (int)(unsigned char)v.y << 8;
@@ -283,19 +232,133 @@ static __device__ __forceinline__ c63_mv c63_mv_unpack(int p)
     return v;
 }
 
+/* The plane of block (or block row) i and its fields. */
+#define MVRD_PLANE(i, firstf) \
+    ((i) >= m.p[2].firstf ? 2 : (i) >= m.p[1].firstf ? 1 : 0)
+#define MVRD_FIELD(pi, f) ((pi) == 2 ? m.p[2].f : (pi) == 1 ? m.p[1].f : m.p[0].f)
+
+/* The sum of the 4 bytes of v. */
+static __device__ __forceinline__ int c63_bytes_sum(u32 v)
+{
+    return (int)ffc_vsadu4_add(v, 0, 0);
+}
+
+/* c63_rd_mean_sad8() of the residual cur - ref (rows of two words each;
+ * ref NULL: cur) whose sum is s. */
+static __device__ __forceinline__ int c63_mean_sad_rows(const u32 cur[8][2], const u32 ref[8][2],
+                                                        int s)
+{
+    const int mean = (s + 32) >> 6;
+    int sad = 0;
+#pragma unroll
+    for (int r = 0; r < 8; r++)
+#pragma unroll
+        for (int k = 0; k < 8; k++) {
+            const int d = (int)(cur[r][k >> 2] >> 8 * (k & 3) & 0xFF) -
+                          (ref ? (int)(ref[r][k >> 2] >> 8 * (k & 3) & 0xFF) : 0) - mean;
+            sad += d < 0 ? -d : d;
+        }
+    return sad;
+}
+
+/* c63_mv_rd_pre: a thread a block. */
+extern "C" __global__ void __launch_bounds__(C63_MVRD_PRE_THREADS)
+c63_mv_rd_pre(C63MVRDParams m)
+{
+    const int b = blockIdx.x * C63_MVRD_PRE_THREADS + threadIdx.x;
+    if (b >= m.nblocks || (m.scene && ((const C63SceneState *)m.scene)->key))
+        return;
+    const int pi = MVRD_PLANE(b, first);
+    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
+    const int lb = b - first, bw = w >> 3, by = lb / bw, bx = lb - by * bw;
+    const int x = 8 * bx, y = 8 * by, intra = m.modes & C63_RD_INTRA;
+    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)y * w + x;
+    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
+    const c63_mv *mv = (const c63_mv *)m.mv + b;
+    C63MVRDPre o;
+    u32 c[8][2];
+    int csum = 0;
+
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        const uint2 q = *(const uint2 *)(cur + (size_t)r * w);
+        c[r][0] = q.x;
+        c[r][1] = q.y;
+        csum += c63_bytes_sum(q.x) + c63_bytes_sum(q.y);
+    }
+    for (int i = 0; i < C63_MVRD_SLOTS; i++) {
+        c63_mv v;
+        u32 rr[8][2];
+        int rsum = 0, sad = 0;
+        if (i == 1) {
+            v.x = v.y = 0;
+        } else {
+            const int back = i ? i - 1 : 0;     /* 0: this block; k + 1: k + 1 to the left */
+            if (bx < back)
+                v.x = C63_MV_INTRA, v.y = 0;
+            else
+                v = mv[-back];
+        }
+        const int inside = v.x != C63_MV_INTRA && c63_mv_inside(v, x, y, w, h);
+        o.sad[i] = o.psad[i] = o.psum[i] = -1;
+        if (i && (!(m.modes & C63_RD_MV) || !inside))
+            continue;
+        if (!inside && !intra)
+            continue;
+        const u8 *rp = ref + (ptrdiff_t)(y + v.y) * w + x + v.x;
+#pragma unroll
+        for (int r = 0; r < 8; r++) {
+            c63_load8(rp + (ptrdiff_t)r * w, &rr[r][0], &rr[r][1]);
+            sad = (int)ffc_vsadu4_add(c[r][0], rr[r][0], ffc_vsadu4_add(c[r][1], rr[r][1], sad));
+            rsum += c63_bytes_sum(rr[r][0]) + c63_bytes_sum(rr[r][1]);
+        }
+        if (inside)
+            o.sad[i] = sad;
+        if (intra) {
+            o.psum[i] = csum - rsum;
+            o.psad[i] = c63_mean_sad_rows(c, rr, o.psum[i]);
+        }
+    }
+    o.isum = csum;
+    o.isad = intra ? c63_mean_sad_rows(c, 0, csum) : 0;
+    ((C63MVRDPre *)m.pre)[b] = o;
+}
+
 /*
- * c63_mv_rd: a warp a block row. The lanes load 32 blocks at a time (lane
- * j block j: its C63MVRDPre and best-SAD vector), then all of them take
- * the 32 decisions in order, each block's values shuffled from its lane,
- * so that where a SAD has to be taken from the pictures (the left
- * neighbour's choice is none of the three vectors of pre) the warp takes
- * it together; lane j keeps block j's choice and stores it.
+ * The slot of pre (C63MVRDPre) that holds vector v of block bx, a
+ * candidate inside the plane, or -1: best the block's best-SAD vector,
+ * hist[k] that of the block k + 1 to the left.
+ */
+static __device__ __forceinline__ int c63_mvrd_slot(c63_mv v, c63_mv best,
+                                                    const c63_mv hist[C63_MVRD_BACK], int bx,
+                                                    int mv_mode)
+{
+    if (c63_mv_eq(v, best))
+        return 0;
+    if (!mv_mode)
+        return -1;
+    if (!v.x && !v.y)
+        return 1;
+#pragma unroll
+    for (int k = 0; k < C63_MVRD_BACK; k++)
+        if (bx > k && c63_mv_eq(v, hist[k]))
+            return 2 + k;
+    return -1;
+}
+
+/*
+ * c63_mv_rd: a warp a block row. The lanes stage 32 blocks at a time in
+ * shared memory (lane j block j: its C63MVRDPre and best-SAD vector); then
+ * every lane takes the 32 decisions in order, reading each block's values
+ * (all lanes the same word at once), so that where a SAD has to be taken
+ * from the pictures the warp takes it together; lane j keeps block j's
+ * choice and stores it.
  */
 extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
 c63_mv_rd(C63MVRDParams m)
 {
-    enum { NW = sizeof(C63MVRDPre) / 4 };
-    const unsigned full = 0xFFFFFFFFu;
+    enum { NW = sizeof(C63MVRDPre) / 4, STRIDE = NW + 1 };     /* + the vector; odd */
+    __shared__ int stage[C63_MVRD_WARPS][32 * STRIDE];
     const int lane = threadIdx.x & 31;
     const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
     if (row >= m.nrows || (m.scene && ((const C63SceneState *)m.scene)->key))
@@ -303,40 +366,40 @@ c63_mv_rd(C63MVRDParams m)
     const int pi = MVRD_PLANE(row, first_row);
     const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
     const int by = row - MVRD_FIELD(pi, first_row), bw = w >> 3, qdc = MVRD_FIELD(pi, qdc);
+    const int mv_mode = m.modes & C63_RD_MV;
     const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)8 * by * w;
     const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
     c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
-    const C63MVRDPre *pre = (const C63MVRDPre *)m.pre + first + (size_t)by * bw;
-    c63_mv left, prev_best, zero;
+    const int *pre = (const int *)((const C63MVRDPre *)m.pre + first + (size_t)by * bw);
+    int *st = stage[threadIdx.x >> 5];
+    c63_mv left, zero, hist[C63_MVRD_BACK];
     left.x = C63_MV_INTRA;      /* none in column 0 */
     left.y = 0;
-    prev_best = left;
     zero.x = zero.y = 0;
+#pragma unroll
+    for (int k = 0; k < C63_MVRD_BACK; k++)
+        hist[k] = left;
 
     for (int bx0 = 0; bx0 < bw; bx0 += 32) {
-        int mine[NW], mine_mv = 0, choice = 0;
-        if (bx0 + lane < bw) {
-            const int *src = (const int *)(pre + bx0 + lane);
-#pragma unroll
-            for (int k = 0; k < NW; k++)
-                mine[k] = src[k];
-            mine_mv = c63_mv_pack(mv[bx0 + lane]);
-        }
-        for (int j = 0; j < 32 && bx0 + j < bw; j++) {
-            int P[NW];
-#pragma unroll
-            for (int k = 0; k < NW; k++)
-                P[k] = __shfl_sync(full, mine[k], j);
+        const int n = min(32, bw - bx0);
+        int choice = 0;
+        /* 32 blocks' words, read in order by the warp */
+        for (int k = lane; k < n * NW; k += 32)
+            st[(k / NW) * STRIDE + k % NW] = pre[(size_t)bx0 * NW + k];
+        if (lane < n)
+            st[lane * STRIDE + NW] = c63_mv_pack(mv[bx0 + lane]);
+        __syncwarp();
+        for (int j = 0; j < n; j++) {
+            const int *P = st + j * STRIDE;
             const C63MVRDPre *pr = (const C63MVRDPre *)P;
-            const c63_mv best = c63_mv_unpack(__shfl_sync(full, mine_mv, j));
+            const c63_mv best = c63_mv_unpack(P[NW]);
             const int bx = bx0 + j, x = 8 * bx, y = 8 * by, has_left = left.x != C63_MV_INTRA;
             c63_mv ret = best;
-            int cost_min = 0x7fffffff, bits_min = 0;
+            int cost_min = 0x7fffffff, bits_min = 0, ret_slot = 0;
 #pragma unroll
             for (int i = 0; i < 3; i++) {
                 c63_mv v;
-                int sad;
-                if (i != 1 && !(m.modes & C63_RD_MV))
+                if (i != 1 && !mv_mode)
                     continue;
                 if (i == 0) {
                     if (!has_left)
@@ -349,15 +412,10 @@ c63_mv_rd(C63MVRDParams m)
                 }
                 if (!c63_mv_inside(v, x, y, w, h))
                     continue;
-                /* the SAD from pre where v is one of its vectors */
-                if (c63_mv_eq(v, best) && pr->sad[0] >= 0)
-                    sad = pr->sad[0];
-                else if (c63_mv_eq(v, zero) && pr->sad[1] >= 0)
-                    sad = pr->sad[1];
-                else if (c63_mv_eq(v, prev_best) && pr->sad[2] >= 0)
-                    sad = pr->sad[2];
-                else
-                    sad = c63_warp_sad(cur + x, ref + (size_t)(y + v.y) * w + x + v.x, w, lane);
+                const int slot = c63_mvrd_slot(v, best, hist, bx, mv_mode);
+                const int sad = slot >= 0 ? pr->sad[slot] :
+                                c63_warp_sad(cur + x, ref + (ptrdiff_t)(y + v.y) * w + x + v.x,
+                                             w, lane);
                 const int reuse = has_left && c63_mv_eq(v, left);
                 const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
                 const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
@@ -365,21 +423,16 @@ c63_mv_rd(C63MVRDParams m)
                     cost_min = cost;
                     bits_min = bits;
                     ret = v;
+                    ret_slot = slot;
                 }
             }
             if (m.modes & C63_RD_INTRA) {
                 int sad_p, sum_p;
-                if (c63_mv_eq(ret, best)) {
-                    sad_p = pr->psad[0];
-                    sum_p = pr->psum[0];
-                } else if (c63_mv_eq(ret, zero) && pr->sad[1] >= 0) {
-                    sad_p = pr->psad[1];
-                    sum_p = pr->psum[1];
-                } else if (c63_mv_eq(ret, prev_best) && pr->sad[2] >= 0) {
-                    sad_p = pr->psad[2];
-                    sum_p = pr->psum[2];
+                if (ret_slot >= 0) {
+                    sad_p = pr->psad[ret_slot];
+                    sum_p = pr->psum[ret_slot];
                 } else {
-                    sad_p = c63_warp_mean_sad(cur + x, ref + (size_t)(y + ret.y) * w + x + ret.x,
+                    sad_p = c63_warp_mean_sad(cur + x, ref + (ptrdiff_t)(y + ret.y) * w + x + ret.x,
                                               w, lane, &sum_p);
                 }
                 if (c63_rd_mv_cost(pr->isad + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(pr->isum, qdc),
@@ -392,9 +445,13 @@ c63_mv_rd(C63MVRDParams m)
             if (lane == j)
                 choice = c63_mv_pack(ret);
             left = ret;
-            prev_best = best;
+#pragma unroll
+            for (int k = C63_MVRD_BACK - 1; k > 0; k--)
+                hist[k] = hist[k - 1];
+            hist[0] = best;
         }
-        if (bx0 + lane < bw)
+        __syncwarp();           /* the stage is written again next */
+        if (lane < n)
             mv[bx0 + lane] = c63_mv_unpack(choice);
     }
 }

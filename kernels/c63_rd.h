@@ -84,30 +84,37 @@ typedef struct C63RDParams {
 /**
  * The vector choice of -mv_rd and -intra_rd on the GPU, in two launches
  * with the same parameters; the planes and vectors as c63_encode has them
- * (c63_transform.h), C63_MVRD_WARPS warps a thread block:
+ * (c63_transform.h):
  *
- * c63_mv_rd_pre, one warp a block (nblocks, the blocks of the three
- * planes in order): what does not depend on the choice of the block to the
- * left, into pre (a C63MVRDPre a block): the SADs of the block against
- * its best-SAD vector, (0, 0) and the best-SAD vector of the block to its
- * left, and the SADs from the residual's mean and the sums of the residual
+ * c63_mv_rd_pre, a thread a block (nblocks, the blocks of the three planes
+ * in order, C63_MVRD_PRE_THREADS a thread block): what does not depend on
+ * the choices of the blocks to the left, into pre (a C63MVRDPre a block):
+ * the SADs of the block against its best-SAD vector, (0, 0) and the
+ * best-SAD vectors of the C63_MVRD_BACK blocks to its left, and with
+ * -intra_rd the SADs from the residual's mean and the sums of the residual
  * with each, and with none (intra).
  *
  * c63_mv_rd, one warp a block row (nrows, the rows of the three planes
- * numbered one after the other), its blocks left to right: the first of
- * least cost in the order left, mv, zero, as the CPU's, from pre, and
- * where the left neighbour's choice is none of those three vectors, from
- * the pictures.
+ * numbered one after the other, C63_MVRD_WARPS warps a thread block), its
+ * blocks left to right: the first of least cost in the order left, mv,
+ * zero, as the CPU's, from pre, and where the left neighbour's choice is
+ * none of those vectors (it came from further left), from the pictures.
  */
-#define C63_MVRD_WARPS 4
+#define C63_MVRD_WARPS       4
+#define C63_MVRD_PRE_THREADS 128
+#define C63_MVRD_BACK        4
+#define C63_MVRD_SLOTS       (2 + C63_MVRD_BACK)
 
-/** c63_mv_rd_pre's results for one block; sad[i] < 0: vector i was not
- *  a candidate (left: none, outside the plane, or no C63_RD_MV). */
+/** c63_mv_rd_pre's results for one block. Slot 0: the best-SAD vector; 1:
+ *  (0, 0); 2 + k: the best-SAD vector of the block k + 1 to the left.
+ *  sad[i] < 0: slot i was no candidate (none, outside the plane, or no
+ *  C63_RD_MV; slot 0 outside the plane). psad[0], psum[0] are there with
+ *  -intra_rd even where slot 0 is outside the plane, as the CPU takes
+ *  them. */
 typedef struct C63MVRDPre {
-    int sad[3];                     ///< best-SAD vector, (0, 0), the left block's best
-    int psad[3], psum[3];           ///< -intra_rd: the residual's mean SAD and sum with each
-    int isad, isum;                 ///< -intra_rd: the same without prediction
-    int pad;
+    int sad[C63_MVRD_SLOTS];
+    int psad[C63_MVRD_SLOTS], psum[C63_MVRD_SLOTS];
+    int isad, isum;                 ///< -intra_rd: without prediction
 } C63MVRDPre;
 
 typedef struct C63MVRDPlane {

@@ -1124,8 +1124,9 @@ static int launch_motion(AVCodecContext *avctx, const C63CudaFrame *f)
         mp.scene     = f->key < 0 ? s->d_scene : 0;
         for (int p = 0; p < 3; p++)
             mp.p[p].qdc = q[p][0];
-        if ((ret = launch(avctx, s->f_mv_rd_pre, (mp.nblocks + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS,
-                          1, 32 * C63_MVRD_WARPS, 1, 0, args)) < 0 ||
+        if ((ret = launch(avctx, s->f_mv_rd_pre,
+                          (mp.nblocks + C63_MVRD_PRE_THREADS - 1) / C63_MVRD_PRE_THREADS, 1,
+                          C63_MVRD_PRE_THREADS, 1, 0, args)) < 0 ||
             (ret = launch(avctx, s->f_mv_rd, (mp.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
                           32 * C63_MVRD_WARPS, 1, 0, args)) < 0)
             return ret;

@@ -643,8 +643,8 @@ static void test_mvrd_case(int w, int h, int lambda_me, bool related, int modes 
     m.lambda_me = lambda_me;
     m.modes = modes;
     void *args[] = { &m };
-    launch(f_mv_rd_pre, (m.nblocks + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1,
-           32 * C63_MVRD_WARPS, 1, 0, args);
+    launch(f_mv_rd_pre, (m.nblocks + C63_MVRD_PRE_THREADS - 1) / C63_MVRD_PRE_THREADS, 1,
+           C63_MVRD_PRE_THREADS, 1, 0, args);
     launch(f_mv_rd, (m.nrows + C63_MVRD_WARPS - 1) / C63_MVRD_WARPS, 1, 32 * C63_MVRD_WARPS, 1, 0,
            args);
     dmv.down(gpu.data(), nb * sizeof(C63ECMV));
