@@ -36,7 +36,8 @@
  * with its CPU twin (tests/harness/dtc_draw_cpu.h). The first mismatch of
  * each test is printed with its plane size, block and values. The kernels
  * are the PTX embedded in the libraries (gzip-compressed when FFmpeg was
- * configured with PTX compression), or for c63_cuda's the file given by
+ * configured with PTX compression), or for c63_cuda's default encoder
+ * module (c63_cuda_enc.cu, with the motion search) the file given by
  * --ptx.
  *
  * --small runs only the cases of at most 176x144 pixels (for
