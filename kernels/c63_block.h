@@ -51,7 +51,7 @@ struct c63_mv {
     signed char x, y;
 };
 
-__device__ __forceinline__ int c63_f2i16(float f)
+static __device__ __forceinline__ int c63_f2i16(float f)
 {
     /* (int16_t)av_clipf(f, -32768.0f, 32767.0f) */
     f = f < -32768.0f ? -32768.0f : f > 32767.0f ? 32767.0f : f;

@@ -30,7 +30,7 @@
  *   c63_dc_chain,    the DC levels of each chain, then the reconstruction
  *   c63_recon        from the levels (c63_block.h, c63_rd.h)
  *   c63_mv_rd_pre,   the vector decisions of -mv_rd and -intra_rd: the
- *   c63_mv_rd        SADs that do not depend on the decisions, a warp a
+ *   c63_mv_rd        SADs that do not depend on the decisions, a thread a
  *                    block, then the decisions, a warp a block row
  *
  * Where the host passes key -1 (scene cuts), the kernels read the decision
@@ -39,7 +39,6 @@
  */
 
 #include "c63_block.h"
-
 
 /*
  * c63_activity: c63_sc_activity() of a picture's luma, C63_SC_ROWS of the
@@ -70,7 +69,6 @@ c63_activity(C63ActivityParams ap)
     if (!(t & 31) && s)
         atomicAdd((unsigned long long *)ap.sum, (unsigned long long)s);
 }
-
 
 extern "C" __global__ void __launch_bounds__(C63_ENC_THREADS)
 c63_encode_rd(C63EncParams e)
@@ -177,10 +175,12 @@ c63_dc_chain(C63DCChainParams d)
 /* ------------------------------------------------------ vector decision */
 
 /*
- * -mv_rd and -intra_rd (c63_rd.h), as the CPU's c63_rd_choose_mv(). The
- * SADs are taken by a warp a block: each lane takes two samples of the
- * block (row lane / 4, columns 2 (lane % 4) and the next), and the warp
- * adds the 32 lanes' sums up, so that every lane has the total.
+ * -mv_rd and -intra_rd (c63_rd.h), as the CPU's c63_rd_choose_mv(), in two
+ * launches: c63_mv_rd_pre takes a block's SADs with one thread, from the
+ * block's rows as pairs of words; where c63_mv_rd has to take a SAD from
+ * the pictures, the warp takes it: each lane two samples of the block
+ * (row lane / 4, columns 2 (lane % 4) and the next), and the warp adds the
+ * 32 lanes' sums up, so that every lane has the total.
  */
 static __device__ __forceinline__ int c63_warp_sum(int v)
 {
