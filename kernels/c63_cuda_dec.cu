@@ -165,8 +165,9 @@ static __device__ __forceinline__ int c63_hd_rounds(const C63HDParams &p, const 
         if (u >= 1 && u < n && prev != *en) {
             *en = prev;
             sum->blocks = sum->dc[0] = sum->dc[1] = sum->dc[2] = 0;
-            *ex = c63hd_run(data, t, p.keyframe, *en, (unsigned)(s0 + u) * C63HD_SEG_BITS,
-                            limit, sum, 0);
+            *ex = c63hd_run_seg(data, t, p.keyframe, *en, s0 + u - 1, limit, sum,
+                                (c63hd_state *)p.cp + (size_t)(s0 + u - 1) * C63HD_SUB,
+                                (C63HDSum *)p.cps + (size_t)(s0 + u - 1) * C63HD_SUB);
             ex_s[u] = *ex;
             changed = 1;
         }
@@ -197,8 +198,9 @@ c63_hd_sync(C63HDParams p)
                                   (unsigned)s0 * C63HD_SEG_BITS, limit, &none, 0);
     } else if (u < n) {
         en = C63HD_GUESS(s);
-        ex = c63hd_run((const u8 *)p.data, &t, p.keyframe, en,
-                       (unsigned)(s + 1) * C63HD_SEG_BITS, limit, &sum, 0);
+        ex = c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, en, s, limit, &sum,
+                           (c63hd_state *)p.cp + (size_t)s * C63HD_SUB,
+                           (C63HDSum *)p.cps + (size_t)s * C63HD_SUB);
     }
     ex_s[u] = ex;
     c63_hd_rounds(p, &t, limit, s0, n, u, &en, &ex, &sum, ex_s);
@@ -292,14 +294,15 @@ c63_hd_resolve(C63HDParams p)
     }
 }
 
-/* Writing: a segment a thread, from its true entry. */
+/* Writing: a part of a segment a thread, from the state its segment's
+ * true decoding kept at the part's start. */
 extern "C" __global__ void __launch_bounds__(C63HD_GROUP)
 c63_hd_write(C63HDParams p)
 {
     __shared__ C63HDTables t;
     C63HDStatus *st = (C63HDStatus *)p.status;
-    const int s = blockIdx.x * C63HD_GROUP + threadIdx.x;
-    C63HDSum sum = { 0, { 0, 0, 0 } }, base;
+    const int i = blockIdx.x * C63HD_GROUP + threadIdx.x, s = i / C63HD_SUB, j = i % C63HD_SUB;
+    C63HDSum sum = { 0, { 0, 0, 0 } }, base, before;
     C63HDOut o;
     unsigned limit;
 
@@ -308,13 +311,14 @@ c63_hd_write(C63HDParams p)
     if (s >= p.nsegs)
         return;
     base    = ((const C63HDSum *)p.sums)[s];
-    o.p     = &p;
+    before  = ((const C63HDSum *)p.cps)[i];
+    o.p     = p;
     o.error = &st->error;
-    for (int i = 0; i < 3; i++)
-        o.dc[i] = base.dc[i];
-    c63hd_begin_block(&o, base.blocks - 1);
-    c63hd_run((const u8 *)p.data, &t, p.keyframe, ((const c63hd_state *)p.entry)[s],
-              (unsigned)(s + 1) * C63HD_SEG_BITS, limit, &sum, &o);
+    for (int c = 0; c < 3; c++)
+        o.dc[c] = base.dc[c] + before.dc[c];
+    c63hd_begin_block(&o, base.blocks + before.blocks - 1);
+    c63hd_run((const u8 *)p.data, &t, p.keyframe, ((const c63hd_state *)p.cp)[i],
+              (unsigned)s * C63HD_SEG_BITS + (unsigned)(j + 1) * C63HD_SUB_BITS, limit, &sum, &o);
 }
 
 /* Vectors and row ends: a block row a warp (the luma rows, then U, then

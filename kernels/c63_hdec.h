@@ -50,10 +50,16 @@
  *    predecessor's true exit (a rare case; at worst the decoding becomes
  *    serial, never wrong) and scans the segments' block counts and DC sums.
  *
- * 3. Writing (c63hd_run with write): each segment is decoded from its true
- *    entry once more, writing each block's coefficients (in zigzag order,
- *    the DC predicted), its vector syntax and the bit position where it
- *    starts, and the first error of each kind as a key.
+ *    Every decoding of a segment keeps the state at the start of each of
+ *    its C63HD_SUB parts and the sums before it (c63hd_run_seg); the last,
+ *    from the segment's true entry, stays.
+ *
+ * 3. Writing (c63hd_run with write): each part of a segment is decoded
+ *    once more from the state its segment's true decoding kept, writing
+ *    each block's coefficients (in zigzag order, the DC predicted), its
+ *    vector syntax and the bit position where it starts, and the first
+ *    error of each kind as a key. A block cut by a part's start is
+ *    finished by the part (its coefficients after the cut).
  *
  * 4. Vectors (c63hd_fixup_row): each block row resolves the reuse bits
  *    into vectors and checks them; each macroblock row checks that it
@@ -72,6 +78,8 @@
 #include "kernel_func.h"
 
 #define C63HD_SEG_BITS 1024         ///< bits of a segment
+#define C63HD_SUB      8            ///< parts of a segment that the writing decodes apart
+#define C63HD_SUB_BITS (C63HD_SEG_BITS / C63HD_SUB)
 #define C63HD_GROUP    128          ///< segments of a group (threads of a block)
 #define C63HD_OVERLAP  1            ///< segments a group's overlap decodes
 #define C63HD_CHUNK    4096         ///< bytes of an unstuffing chunk
@@ -160,6 +168,10 @@ typedef struct C63HDParams {
     unsigned long long exit;    ///< c63hd_state per segment
     unsigned long long sums;    ///< C63HDSum per segment; after resolve the
                                 ///  sums of the segments before it
+    unsigned long long cp;      ///< c63hd_state per segment and part: the
+                                ///  state at the part's start (c63hd_run_seg)
+    unsigned long long cps;     ///< C63HDSum per segment and part: the
+                                ///  segment's sums before the part
     unsigned long long start;   ///< unsigned per block + 1: its first bit (coding order)
     unsigned long long info;    ///< unsigned per block: C63HD_INFO (coding order)
     unsigned long long coef;    ///< short: 64 per block, zigzag, planes in raster order
@@ -235,18 +247,25 @@ KERNEL_FORCEINLINE c63hd_u64 c63hd_peek(const unsigned char *data, unsigned pos)
 KERNEL_FORCEINLINE int c63hd_sym(const C63HDTables *t, int tab, c63hd_u64 w, int *len)
 {
     const unsigned e = t->fast[tab][w >> (64 - C63HD_FAST)];
+    const unsigned top = (unsigned)(w >> 48);
+    int l = C63HD_FAST + 1;
+
     if (e) {
         *len = e >> 8;
         return e & 0xFF;
     }
-    for (int l = C63HD_FAST + 1; l <= 16; l++) {
-        const unsigned o = (unsigned)(w >> (64 - l)) - t->first[tab][l];
-        if (o < t->count[tab][l]) {
-            *len = l;
-            return t->sym[tab][t->index[tab][l] + o];
-        }
-    }
-    return -1;
+    /* The codes are canonical: those of length l, left-aligned to 16
+     * bits, end at (first[l] + count[l]) << (16 - l), an end that grows
+     * with l; the code's length is the first whose end lies past top.
+     * The ends are compared all at once rather than one after the other,
+     * so that one thread's long code holds its warp up for one round of
+     * loads. */
+    for (int i = C63HD_FAST + 1; i < 16; i++)
+        l += top >= ((unsigned)t->first[tab][i] + t->count[tab][i]) << (16 - i);
+    if (top >= ((unsigned)t->first[tab][16] + t->count[tab][16]))
+        return -1;
+    *len = l;
+    return t->sym[tab][t->index[tab][l] + (top >> (16 - l)) - t->first[tab][l]];
 }
 
 /** The JPEG value of size bits v (size > 0). */
@@ -267,9 +286,17 @@ KERNEL_FORCEINLINE int c63hd_value(const C63HDTables *t, int tab, c63hd_u64 w, i
     return len + size;
 }
 
+/** a[plane] += v, the index by selection so that a stays in registers */
+KERNEL_FORCEINLINE void c63hd_add3(int *a, int plane, int v)
+{
+    a[0] += !plane ? v : 0;
+    a[1] += plane == 1 ? v : 0;
+    a[2] += plane == 2 ? v : 0;
+}
+
 /** Where one segment's writing puts things (write mode of c63hd_run). */
 typedef struct C63HDOut {
-    const C63HDParams *p;
+    C63HDParams p;              ///< (a copy: its fields stay in registers)
     int block;                  ///< coding index of the block being decoded
     int dc[3];                  ///< the DC predictors
     c63hd_u64 *error;           ///< the smallest key
@@ -284,17 +311,19 @@ KERNEL_FORCEINLINE int c63hd_raster(const C63HDParams *p, int b, int *plane)
         *plane = 0;
         return p->first[0] + (2 * v + (c >> 1)) * p->bw[0] + 2 * u + (c & 1);
     }
+    /* (the chroma plane's fields by selection, not by index: the
+     * parameters stay in registers) */
     *plane = c - 3;
-    return p->first[c - 3] + v * p->bw[c - 3] + u;
+    return (c == 4 ? p->first[1] + v * p->bw[1] : p->first[2] + v * p->bw[2]) + u;
 }
 
 KERNEL_FORCEINLINE void c63hd_begin_block(C63HDOut *o, int b)
 {
     o->block = b;
     o->coef  = 0;
-    if (b >= 0 && b < o->p->nblocks) {
+    if (b >= 0 && b < o->p.nblocks) {
         int plane;
-        o->coef = (short *)o->p->coef + (size_t)64 * c63hd_raster(o->p, b, &plane);
+        o->coef = (short *)o->p.coef + (size_t)64 * c63hd_raster(&o->p, b, &plane);
     }
 }
 
@@ -340,8 +369,8 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
             used = 1;
             if (out) {
                 c63hd_begin_block(out, out->block + 1);
-                if ((unsigned)out->block <= (unsigned)out->p->nblocks)
-                    ((unsigned *)out->p->start)[out->block] = pos;
+                if ((unsigned)out->block <= (unsigned)out->p.nblocks)
+                    ((unsigned *)out->p.start)[out->block] = pos;
             }
             sum->blocks++;
             if (use_mv) {
@@ -358,7 +387,7 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
                         /* the syntax read so far, for the checks before
                          * this one (a vector in a keyframe) */
                         if (out && out->coef)
-                            ((unsigned *)out->p->info)[out->block] = C63HD_INFO(1, 0, 0, 0);
+                            ((unsigned *)out->p.info)[out->block] = C63HD_INFO(1, 0, 0, 0);
                         if (out)
                             c63hd_fail(out, C63HD_MV_CODE, 0);
                         pos += used + 1;
@@ -368,7 +397,7 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
                 }
             }
             if (out && out->coef)
-                ((unsigned *)out->p->info)[out->block] = C63HD_INFO(use_mv, reuse, mvx, mvy);
+                ((unsigned *)out->p.info)[out->block] = C63HD_INFO(use_mv, reuse, mvx, mvy);
             n = c63hd_value(t, chroma, w << used, 11, &diff);
             if (!n) {
                 if (out)
@@ -378,9 +407,11 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
                 continue;
             }
             used += n;
-            sum->dc[plane] += diff;
+            c63hd_add3(sum->dc, plane, diff);
             if (out) {
-                const int dc = out->dc[plane] += diff;
+                int dc;
+                c63hd_add3(out->dc, plane, diff);
+                dc = !plane ? out->dc[0] : plane == 1 ? out->dc[1] : out->dc[2];
                 if (dc < -32768 || dc > 32767)
                     c63hd_fail(out, C63HD_DC_RANGE, 0);
                 if (out->coef)
@@ -438,6 +469,33 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
             comp = comp == 5 ? 0 : comp + 1;
     }
     return C63HD_STATE(pos, comp, k);
+}
+
+/**
+ * Decode segment seg from state s (its entry, which may be a guess) to its
+ * exit, as one c63hd_run() would; sum (zero at the entry) receives the
+ * segment's sums. With cp and cps (the segment's C63HD_SUB entries of
+ * each), also keep the state at each part's start (the first code
+ * boundary at or past it; part 0: the entry) and the sums before it, from
+ * which the writing decodes the parts apart. The decoding from a state is
+ * one and the same however it is cut, so the parts' states are those of
+ * one decoding.
+ */
+KERNEL_FORCEINLINE c63hd_state c63hd_run_seg(const unsigned char *data, const C63HDTables *t,
+                                             int keyframe, c63hd_state s, int seg,
+                                             unsigned limit, C63HDSum *sum,
+                                             c63hd_state *cp, C63HDSum *cps)
+{
+    const unsigned pos0 = (unsigned)seg * C63HD_SEG_BITS;
+    if (!cp)
+        return c63hd_run(data, t, keyframe, s, pos0 + C63HD_SEG_BITS, limit, sum, 0);
+    for (int j = 0; j < C63HD_SUB; j++) {
+        cp[j]  = s;
+        cps[j] = *sum;
+        s = c63hd_run(data, t, keyframe, s, pos0 + (unsigned)(j + 1) * C63HD_SUB_BITS, limit,
+                      sum, 0);
+    }
+    return s;
 }
 
 /** The first state a segment's decoding guesses: an AC code of a

@@ -74,7 +74,7 @@ typedef struct C63CUDAContext {
     /* per largest packet */
     size_t pkt_cap;             ///< stuffed bytes the buffers below hold
     CUdeviceptr d_in;           ///< the quantisation tables (192 bytes), then the packet
-    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums;
+    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps;
     uint8_t *h_in;              ///< pinned: the same, to upload
     C63HDStatus *h_status;      ///< pinned
     tcuMemAllocHost *mem_alloc_host;    ///< (NULL: av_malloc(), unpinned)
@@ -105,7 +105,8 @@ static void free_host(C63CUDAContext *h, void *p)
 static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
 {
     CudaFunctions *cu = h->cu;
-    CUdeviceptr *d[] = { &h->d_in, &h->d_data, &h->d_chunks, &h->d_entry, &h->d_exit, &h->d_sums };
+    CUdeviceptr *d[] = { &h->d_in, &h->d_data, &h->d_chunks, &h->d_entry, &h->d_exit, &h->d_sums,
+                         &h->d_cp, &h->d_cps };
     for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
         if (*d[i]) {
             CHECK_CU(cu->cuMemFree(*d[i]));
@@ -139,6 +140,8 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_entry, sizeof(c63hd_state) * nsegs))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_exit, sizeof(c63hd_state) * nsegs))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_sums, sizeof(C63HDSum) * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cp, sizeof(c63hd_state) * C63HD_SUB * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cps, sizeof(C63HDSum) * C63HD_SUB * nsegs))) < 0 ||
         (ret = alloc_host(avctx, h, (void **)&h->h_in, Q_BYTES + cap + 16)) < 0) {
         free_packet_buffers(avctx, h);
         return ret;
@@ -208,6 +211,8 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     p.entry  = h->d_entry;
     p.exit   = h->d_exit;
     p.sums   = h->d_sums;
+    p.cp     = h->d_cp;
+    p.cps    = h->d_cps;
     p.start  = h->d_start;
     p.info   = h->d_info;
     p.coef   = h->d_coef;
@@ -239,7 +244,7 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
         (ret = launch(avctx, h, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, K_SYNC,    p.ngroups, C63HD_GROUP, &p)) < 0 ||
         (ret = launch(avctx, h, K_RESOLVE, 1, 1024, &p)) < 0 ||
-        (ret = launch(avctx, h, K_WRITE, (p.nsegs + C63HD_GROUP - 1) / C63HD_GROUP,
+        (ret = launch(avctx, h, K_WRITE, (p.nsegs * C63HD_SUB + C63HD_GROUP - 1) / C63HD_GROUP,
                       C63HD_GROUP, &p)) < 0 ||
         (ret = launch(avctx, h, K_FIXUP, (rows * 32 + 127) / 128, 128, &p)) < 0 ||
         (ret = launch(avctx, h, K_RECON, (e.nblocks + C63_ENC_BLOCKS - 1) / C63_ENC_BLOCKS,

@@ -54,8 +54,9 @@ static inline int c63hd_group_rounds(const C63HDParams *p, const unsigned char *
                 continue;
             en[u] = prev[u];
             memset(&sum[u], 0, sizeof(sum[u]));
-            ex[u] = c63hd_run(data, t, p->keyframe, en[u], (unsigned)(s0 + u) * C63HD_SEG_BITS,
-                              limit, &sum[u], NULL);
+            ex[u] = c63hd_run_seg(data, t, p->keyframe, en[u], s0 + u - 1, limit, &sum[u],
+                                  (c63hd_state *)(uintptr_t)p->cp + (size_t)(s0 + u - 1) * C63HD_SUB,
+                                  (C63HDSum *)(uintptr_t)p->cps + (size_t)(s0 + u - 1) * C63HD_SUB);
             changed = 1;
         }
         rounds++;
@@ -79,7 +80,7 @@ static inline void c63hd_group_store(int s0, int n, const c63hd_state *en, const
  * Decode the stuffed data p->pkt (p->pkt_size bytes and a zero byte
  * after) into the buffers of p, all on the host: data (pkt_size +
  * C63HD_PAD bytes), chunks, entry, exit, sums (nsegs each), start
- * (nblocks + 1), info (nblocks), coef (64 nblocks, zeroed by the caller as
+ * (nblocks + 1), info (nblocks), cp and cps (C63HD_SUB nsegs each), coef (64 nblocks, zeroed by the caller as
  * the hwaccel zeroes it) and mv. status receives the marker, the size and
  * the first error.
  */
@@ -93,6 +94,8 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
     c63hd_state *entry       = (c63hd_state *)(uintptr_t)p->entry;
     c63hd_state *exit_       = (c63hd_state *)(uintptr_t)p->exit;
     C63HDSum *sums           = (C63HDSum *)(uintptr_t)p->sums;
+    c63hd_state *cp          = (c63hd_state *)(uintptr_t)p->cp;
+    C63HDSum *cps            = (C63HDSum *)(uintptr_t)p->cps;
     unsigned *start          = (unsigned *)(uintptr_t)p->start;
     unsigned *info           = (unsigned *)(uintptr_t)p->info;
     signed char *mv          = (signed char *)(uintptr_t)p->mv;
@@ -154,8 +157,8 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
                 continue;
             }
             en[u] = C63HD_GUESS(s);
-            ex[u] = c63hd_run(data, t, p->keyframe, en[u], (unsigned)(s + 1) * C63HD_SEG_BITS,
-                              limit, &sum[u], NULL);
+            ex[u] = c63hd_run_seg(data, t, p->keyframe, en[u], s, limit, &sum[u],
+                                  cp + (size_t)s * C63HD_SUB, cps + (size_t)s * C63HD_SUB);
         }
         c63hd_group_rounds(p, data, t, limit, s0, n, en, ex, sum);
         c63hd_group_store(s0, n, en, ex, sum, entry, exit_, sums);
@@ -191,16 +194,18 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
         }
     }
 
-    /* 4. writing: c63_hd_write, a segment a thread */
-    for (int s = 0; s < p->nsegs; s++) {
+    /* 4. writing: c63_hd_write, a part of a segment a thread */
+    for (int i = 0; i < p->nsegs * C63HD_SUB; i++) {
+        const int s = i / C63HD_SUB, j = i % C63HD_SUB;
         C63HDSum sum = { 0 };
         C63HDOut o;
-        o.p     = p;
+        o.p     = *p;
         o.error = &st->error;
-        for (int i = 0; i < 3; i++)
-            o.dc[i] = sums[s].dc[i];
-        c63hd_begin_block(&o, sums[s].blocks - 1);
-        c63hd_run(data, t, p->keyframe, entry[s], (unsigned)(s + 1) * C63HD_SEG_BITS, limit,
+        for (int c = 0; c < 3; c++)
+            o.dc[c] = sums[s].dc[c] + cps[i].dc[c];
+        c63hd_begin_block(&o, sums[s].blocks + cps[i].blocks - 1);
+        c63hd_run(data, t, p->keyframe, cp[i],
+                  (unsigned)s * C63HD_SEG_BITS + (unsigned)(j + 1) * C63HD_SUB_BITS, limit,
                   &sum, &o);
     }
 
