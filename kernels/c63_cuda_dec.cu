@@ -165,9 +165,12 @@ static __device__ __forceinline__ int c63_hd_rounds(const C63HDParams &p, const 
         if (u >= 1 && u < n && prev != *en) {
             *en = prev;
             sum->blocks = sum->dc[0] = sum->dc[1] = sum->dc[2] = 0;
-            *ex = c63hd_run_seg(data, t, p.keyframe, *en, s0 + u - 1, limit, sum,
-                                (c63hd_state *)p.cp + (size_t)(s0 + u - 1) * C63HD_SUB,
-                                (C63HDSum *)p.cps + (size_t)(s0 + u - 1) * C63HD_SUB);
+            const size_t seg = (size_t)(s0 + u - 1);
+            *ex = c63hd_run_seg(data, t, p.keyframe, *en, (int)seg, limit, sum,
+                                (c63hd_state *)p.cp + seg * C63HD_REC,
+                                (C63HDSum *)p.cps + seg * C63HD_REC,
+                                (const c63hd_state *)p.guess + seg * C63HD_GUESSES * C63HD_REC,
+                                (const C63HDSum *)p.gsums + seg * C63HD_GUESSES * C63HD_REC);
             ex_s[u] = *ex;
             changed = 1;
         }
@@ -177,14 +180,18 @@ static __device__ __forceinline__ int c63_hd_rounds(const C63HDParams &p, const 
     }
 }
 
-/* Synchronisation: a group a block, unit 0 its overlap. */
-extern "C" __global__ void __launch_bounds__(C63HD_GROUP)
+/* Synchronisation: a group a block, unit 0 its overlap; first the units'
+ * guesses, thread (c, u) guess c of unit u, then the rounds by threads
+ * (0, u). */
+extern "C" __global__ void __launch_bounds__(C63HD_GUESSES * C63HD_GROUP)
 c63_hd_sync(C63HDParams p)
 {
     __shared__ C63HDTables t;
     __shared__ c63hd_state ex_s[C63HD_GROUP];
+    __shared__ c63hd_state ex6[C63HD_GUESSES][C63HD_GROUP];
     int s0;
-    const int n = c63hd_group(p.nsegs, blockIdx.x, &s0), u = threadIdx.x, s = s0 + u - 1;
+    const int n = c63hd_group(p.nsegs, blockIdx.x, &s0);
+    const int c = threadIdx.x / C63HD_GROUP, u = threadIdx.x % C63HD_GROUP, s = s0 + u - 1;
     C63HDSum sum = { 0, { 0, 0, 0 } };
     c63hd_state en = 0, ex = 0;
     unsigned limit;
@@ -193,18 +200,33 @@ c63_hd_sync(C63HDParams p)
         return;
     if (!u) {       /* the overlap: its exit is the group's first entry */
         C63HDSum none = { 0, { 0, 0, 0 } };
-        en = c63hd_overlap_start(s0);
-        ex = !s0 ? en : c63hd_run((const u8 *)p.data, &t, p.keyframe, en,
-                                  (unsigned)s0 * C63HD_SEG_BITS, limit, &none, 0);
+        ex6[c][0] = !s0 ? c63hd_overlap_start(0, 0) :
+                    c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, c63hd_overlap_start(s0, c),
+                                  s0 - 1, limit, &none, 0, 0, 0, 0);
     } else if (u < n) {
-        en = C63HD_GUESS(s);
-        ex = c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, en, s, limit, &sum,
-                           (c63hd_state *)p.cp + (size_t)s * C63HD_SUB,
-                           (C63HDSum *)p.cps + (size_t)s * C63HD_SUB);
+        const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC;
+        ex6[c][u] = c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, C63HD_GUESS(s, c), s,
+                                  limit, &sum, (c63hd_state *)p.guess + r, (C63HDSum *)p.gsums + r,
+                                  0, 0);
     }
-    ex_s[u] = ex;
-    c63_hd_rounds(p, &t, limit, s0, n, u, &en, &ex, &sum, ex_s);
-    if (u >= 1 && u < n) {
+    __syncthreads();
+    /* each unit starts as its likeliest guess */
+    if (!c && u < n) {
+        const int g = c63hd_choose(&ex6[0][u], C63HD_GROUP);
+        ex = ex6[g][u];
+        en = !u ? c63hd_overlap_start(s0, g) : C63HD_GUESS(s, g);
+        if (u) {
+            const size_t r = ((size_t)s * C63HD_GUESSES + g) * C63HD_REC;
+            for (int j = 0; j < C63HD_REC; j++) {
+                ((c63hd_state *)p.cp)[(size_t)s * C63HD_REC + j] = ((const c63hd_state *)p.guess)[r + j];
+                ((C63HDSum *)p.cps)[(size_t)s * C63HD_REC + j]   = ((const C63HDSum *)p.gsums)[r + j];
+            }
+            sum = ((const C63HDSum *)p.gsums)[r + C63HD_SUB];
+        }
+        ex_s[u] = ex;
+    }
+    c63_hd_rounds(p, &t, limit, s0, c ? 0 : n, u, &en, &ex, &sum, ex_s);
+    if (!c && u >= 1 && u < n) {
         ((c63hd_state *)p.entry)[s] = en;
         ((c63hd_state *)p.exit)[s]  = ex;
         ((C63HDSum *)p.sums)[s]     = sum;
@@ -302,6 +324,7 @@ c63_hd_write(C63HDParams p)
     __shared__ C63HDTables t;
     C63HDStatus *st = (C63HDStatus *)p.status;
     const int i = blockIdx.x * C63HD_GROUP + threadIdx.x, s = i / C63HD_SUB, j = i % C63HD_SUB;
+    const int r = s * C63HD_REC + j;
     C63HDSum sum = { 0, { 0, 0, 0 } }, base, before;
     C63HDOut o;
     unsigned limit;
@@ -311,13 +334,13 @@ c63_hd_write(C63HDParams p)
     if (s >= p.nsegs)
         return;
     base    = ((const C63HDSum *)p.sums)[s];
-    before  = ((const C63HDSum *)p.cps)[i];
+    before  = ((const C63HDSum *)p.cps)[r];
     o.p     = p;
     o.error = &st->error;
     for (int c = 0; c < 3; c++)
         o.dc[c] = base.dc[c] + before.dc[c];
     c63hd_begin_block(&o, base.blocks + before.blocks - 1);
-    c63hd_run((const u8 *)p.data, &t, p.keyframe, ((const c63hd_state *)p.cp)[i],
+    c63hd_run((const u8 *)p.data, &t, p.keyframe, ((const c63hd_state *)p.cp)[r],
               (unsigned)s * C63HD_SEG_BITS + (unsigned)(j + 1) * C63HD_SUB_BITS, limit, &sum, &o);
 }
 

@@ -74,7 +74,7 @@ typedef struct C63CUDAContext {
     /* per largest packet */
     size_t pkt_cap;             ///< stuffed bytes the buffers below hold
     CUdeviceptr d_in;           ///< the quantisation tables (192 bytes), then the packet
-    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps;
+    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums;
     uint8_t *h_in;              ///< pinned: the same, to upload
     C63HDStatus *h_status;      ///< pinned
     tcuMemAllocHost *mem_alloc_host;    ///< (NULL: av_malloc(), unpinned)
@@ -106,7 +106,7 @@ static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
 {
     CudaFunctions *cu = h->cu;
     CUdeviceptr *d[] = { &h->d_in, &h->d_data, &h->d_chunks, &h->d_entry, &h->d_exit, &h->d_sums,
-                         &h->d_cp, &h->d_cps };
+                         &h->d_cp, &h->d_cps, &h->d_guess, &h->d_gsums };
     for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
         if (*d[i]) {
             CHECK_CU(cu->cuMemFree(*d[i]));
@@ -140,8 +140,12 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_entry, sizeof(c63hd_state) * nsegs))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_exit, sizeof(c63hd_state) * nsegs))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_sums, sizeof(C63HDSum) * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cp, sizeof(c63hd_state) * C63HD_SUB * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cps, sizeof(C63HDSum) * C63HD_SUB * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cp, sizeof(c63hd_state) * C63HD_REC * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cps, sizeof(C63HDSum) * C63HD_REC * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_guess, sizeof(c63hd_state) * C63HD_GUESSES *
+                                                    C63HD_REC * nsegs))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_gsums, sizeof(C63HDSum) * C63HD_GUESSES *
+                                                    C63HD_REC * nsegs))) < 0 ||
         (ret = alloc_host(avctx, h, (void **)&h->h_in, Q_BYTES + cap + 16)) < 0) {
         free_packet_buffers(avctx, h);
         return ret;
@@ -213,6 +217,8 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     p.sums   = h->d_sums;
     p.cp     = h->d_cp;
     p.cps    = h->d_cps;
+    p.guess  = h->d_guess;
+    p.gsums  = h->d_gsums;
     p.start  = h->d_start;
     p.info   = h->d_info;
     p.coef   = h->d_coef;
@@ -242,7 +248,7 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
         return ret;
     if ((ret = launch(avctx, h, K_CHUNKS,  p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
-        (ret = launch(avctx, h, K_SYNC,    p.ngroups, C63HD_GROUP, &p)) < 0 ||
+        (ret = launch(avctx, h, K_SYNC,    p.ngroups, C63HD_GUESSES * C63HD_GROUP, &p)) < 0 ||
         (ret = launch(avctx, h, K_RESOLVE, 1, 1024, &p)) < 0 ||
         (ret = launch(avctx, h, K_WRITE, (p.nsegs * C63HD_SUB + C63HD_GROUP - 1) / C63HD_GROUP,
                       C63HD_GROUP, &p)) < 0 ||

@@ -54,9 +54,14 @@ static inline int c63hd_group_rounds(const C63HDParams *p, const unsigned char *
                 continue;
             en[u] = prev[u];
             memset(&sum[u], 0, sizeof(sum[u]));
-            ex[u] = c63hd_run_seg(data, t, p->keyframe, en[u], s0 + u - 1, limit, &sum[u],
-                                  (c63hd_state *)(uintptr_t)p->cp + (size_t)(s0 + u - 1) * C63HD_SUB,
-                                  (C63HDSum *)(uintptr_t)p->cps + (size_t)(s0 + u - 1) * C63HD_SUB);
+            const size_t seg = (size_t)(s0 + u - 1);
+            ex[u] = c63hd_run_seg(data, t, p->keyframe, en[u], (int)seg, limit, &sum[u],
+                                  (c63hd_state *)(uintptr_t)p->cp + seg * C63HD_REC,
+                                  (C63HDSum *)(uintptr_t)p->cps + seg * C63HD_REC,
+                                  (const c63hd_state *)(uintptr_t)p->guess +
+                                  seg * C63HD_GUESSES * C63HD_REC,
+                                  (const C63HDSum *)(uintptr_t)p->gsums +
+                                  seg * C63HD_GUESSES * C63HD_REC);
             changed = 1;
         }
         rounds++;
@@ -80,7 +85,7 @@ static inline void c63hd_group_store(int s0, int n, const c63hd_state *en, const
  * Decode the stuffed data p->pkt (p->pkt_size bytes and a zero byte
  * after) into the buffers of p, all on the host: data (pkt_size +
  * C63HD_PAD bytes), chunks, entry, exit, sums (nsegs each), start
- * (nblocks + 1), info (nblocks), cp and cps (C63HD_SUB nsegs each), coef (64 nblocks, zeroed by the caller as
+ * (nblocks + 1), info (nblocks), cp and cps (C63HD_REC nsegs each), guess and gsums (C63HD_GUESSES C63HD_REC nsegs each), coef (64 nblocks, zeroed by the caller as
  * the hwaccel zeroes it) and mv. status receives the marker, the size and
  * the first error.
  */
@@ -96,6 +101,8 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
     C63HDSum *sums           = (C63HDSum *)(uintptr_t)p->sums;
     c63hd_state *cp          = (c63hd_state *)(uintptr_t)p->cp;
     C63HDSum *cps            = (C63HDSum *)(uintptr_t)p->cps;
+    c63hd_state *guess       = (c63hd_state *)(uintptr_t)p->guess;
+    C63HDSum *gsums          = (C63HDSum *)(uintptr_t)p->gsums;
     unsigned *start          = (unsigned *)(uintptr_t)p->start;
     unsigned *info           = (unsigned *)(uintptr_t)p->info;
     signed char *mv          = (signed char *)(uintptr_t)p->mv;
@@ -149,16 +156,38 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
         memset(sum, 0, sizeof(sum));
         for (int u = 0; u < n; u++) {
             const int s = s0 + u - 1;
+            c63hd_state ex6[C63HD_GUESSES];
+            int c;
             if (!u) {   /* the overlap: its exit is the group's first entry */
-                C63HDSum none = { 0 };
-                en[0] = c63hd_overlap_start(s0);
-                ex[0] = !s0 ? en[0] : c63hd_run(data, t, p->keyframe, en[0],
-                                                (unsigned)s0 * C63HD_SEG_BITS, limit, &none, NULL);
+                if (!s0) {
+                    en[0] = ex[0] = c63hd_overlap_start(0, 0);
+                    continue;
+                }
+                for (c = 0; c < C63HD_GUESSES; c++) {
+                    C63HDSum none = { 0 };
+                    ex6[c] = c63hd_run_seg(data, t, p->keyframe, c63hd_overlap_start(s0, c), s0 - 1,
+                                           limit, &none, NULL, NULL, NULL, NULL);
+                }
+                c     = c63hd_choose(ex6, 1);
+                en[0] = c63hd_overlap_start(s0, c);
+                ex[0] = ex6[c];
                 continue;
             }
-            en[u] = C63HD_GUESS(s);
-            ex[u] = c63hd_run_seg(data, t, p->keyframe, en[u], s, limit, &sum[u],
-                                  cp + (size_t)s * C63HD_SUB, cps + (size_t)s * C63HD_SUB);
+            /* the guesses, each kept; the segment starts as the likeliest */
+            for (c = 0; c < C63HD_GUESSES; c++) {
+                const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC;
+                C63HDSum gsum = { 0 };
+                ex6[c] = c63hd_run_seg(data, t, p->keyframe, C63HD_GUESS(s, c), s, limit, &gsum,
+                                       guess + r, gsums + r, NULL, NULL);
+            }
+            c      = c63hd_choose(ex6, 1);
+            en[u]  = C63HD_GUESS(s, c);
+            ex[u]  = ex6[c];
+            sum[u] = gsums[((size_t)s * C63HD_GUESSES + c) * C63HD_REC + C63HD_SUB];
+            for (int j = 0; j < C63HD_REC; j++) {
+                cp[(size_t)s * C63HD_REC + j]  = guess[((size_t)s * C63HD_GUESSES + c) * C63HD_REC + j];
+                cps[(size_t)s * C63HD_REC + j] = gsums[((size_t)s * C63HD_GUESSES + c) * C63HD_REC + j];
+            }
         }
         c63hd_group_rounds(p, data, t, limit, s0, n, en, ex, sum);
         c63hd_group_store(s0, n, en, ex, sum, entry, exit_, sums);
@@ -196,15 +225,15 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
 
     /* 4. writing: c63_hd_write, a part of a segment a thread */
     for (int i = 0; i < p->nsegs * C63HD_SUB; i++) {
-        const int s = i / C63HD_SUB, j = i % C63HD_SUB;
+        const int s = i / C63HD_SUB, j = i % C63HD_SUB, r = s * C63HD_REC + j;
         C63HDSum sum = { 0 };
         C63HDOut o;
         o.p     = *p;
         o.error = &st->error;
         for (int c = 0; c < 3; c++)
-            o.dc[c] = sums[s].dc[c] + cps[i].dc[c];
-        c63hd_begin_block(&o, sums[s].blocks + cps[i].blocks - 1);
-        c63hd_run(data, t, p->keyframe, cp[i],
+            o.dc[c] = sums[s].dc[c] + cps[r].dc[c];
+        c63hd_begin_block(&o, sums[s].blocks + cps[r].blocks - 1);
+        c63hd_run(data, t, p->keyframe, cp[r],
                   (unsigned)s * C63HD_SEG_BITS + (unsigned)(j + 1) * C63HD_SUB_BITS, limit,
                   &sum, &o);
     }

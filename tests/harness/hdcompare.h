@@ -84,8 +84,8 @@ struct Twin {
     std::vector<unsigned char> data;
     std::vector<unsigned> chunks, start, info;
     std::vector<c63hd_state> entry, exit_;
-    std::vector<C63HDSum> sums, cps;
-    std::vector<c63hd_state> cp;
+    std::vector<C63HDSum> sums, cps, gsums;
+    std::vector<c63hd_state> cp, guess;
     std::vector<short> coef;
     std::vector<signed char> mv;
     int redone = 0;
@@ -144,8 +144,10 @@ static inline int twin_decode(Twin *tw, const uint8_t *buf, int size)
     tw->entry.assign(hp.nsegs, 0);
     tw->exit_.assign(hp.nsegs, 0);
     tw->sums.assign(hp.nsegs, C63HDSum());
-    tw->cp.assign((size_t)hp.nsegs * C63HD_SUB, 0);
-    tw->cps.assign((size_t)hp.nsegs * C63HD_SUB, C63HDSum());
+    tw->cp.assign((size_t)hp.nsegs * C63HD_REC, 0);
+    tw->cps.assign((size_t)hp.nsegs * C63HD_REC, C63HDSum());
+    tw->guess.assign((size_t)hp.nsegs * C63HD_GUESSES * C63HD_REC, 0);
+    tw->gsums.assign((size_t)hp.nsegs * C63HD_GUESSES * C63HD_REC, C63HDSum());
     tw->start.assign((size_t)hp.nblocks + 1, 0);
     tw->info.assign(hp.nblocks, 0);
     tw->coef.assign((size_t)64 * hp.nblocks, 0);
@@ -160,6 +162,8 @@ static inline int twin_decode(Twin *tw, const uint8_t *buf, int size)
     hp.sums   = (uintptr_t)tw->sums.data();
     hp.cp     = (uintptr_t)tw->cp.data();
     hp.cps    = (uintptr_t)tw->cps.data();
+    hp.guess  = (uintptr_t)tw->guess.data();
+    hp.gsums  = (uintptr_t)tw->gsums.data();
     hp.start  = (uintptr_t)tw->start.data();
     hp.info   = (uintptr_t)tw->info.data();
     hp.coef   = (uintptr_t)tw->coef.data();
