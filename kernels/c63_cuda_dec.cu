@@ -215,14 +215,8 @@ c63_hd_sync(C63HDParams p)
         const int g = c63hd_choose(&ex6[0][u], C63HD_GROUP);
         ex = ex6[g][u];
         en = !u ? c63hd_overlap_start(s0, g) : C63HD_GUESS(s, g);
-        if (u) {
-            const size_t r = ((size_t)s * C63HD_GUESSES + g) * C63HD_REC;
-            for (int j = 0; j < C63HD_REC; j++) {
-                ((c63hd_state *)p.cp)[(size_t)s * C63HD_REC + j] = ((const c63hd_state *)p.guess)[r + j];
-                ((C63HDSum *)p.cps)[(size_t)s * C63HD_REC + j]   = ((const C63HDSum *)p.gsums)[r + j];
-            }
-            sum = ((const C63HDSum *)p.gsums)[r + C63HD_SUB];
-        }
+        if (u)
+            sum = c63hd_take_guess(&p, s, g);
         ex_s[u] = ex;
     }
     c63_hd_rounds(p, &t, limit, s0, c ? 0 : n, u, &en, &ex, &sum, ex_s);

@@ -555,6 +555,18 @@ KERNEL_FORCEINLINE int c63hd_choose(const c63hd_state *ex, int stride)
     return best;
 }
 
+/** Segment s starts as its guess g (after c63hd_choose()): the guess's
+ *  record becomes the segment's. Returns the guess's sums. */
+KERNEL_FORCEINLINE C63HDSum c63hd_take_guess(const C63HDParams *p, int s, int g)
+{
+    const size_t r = ((size_t)s * C63HD_GUESSES + g) * C63HD_REC, o = (size_t)s * C63HD_REC;
+    for (int j = 0; j < C63HD_REC; j++) {
+        ((c63hd_state *)p->cp)[o + j] = ((const c63hd_state *)p->guess)[r + j];
+        ((C63HDSum *)p->cps)[o + j]   = ((const C63HDSum *)p->gsums)[r + j];
+    }
+    return ((const C63HDSum *)p->gsums)[r + C63HD_SUB];
+}
+
 /** The state a group's overlap (its unit 0) starts from, for the group
  *  whose first segment is s0 > 0: guess c C63HD_OVERLAP segments before,
  *  or the stream's start (exact) where that is the first segment. */

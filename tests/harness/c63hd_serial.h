@@ -85,8 +85,9 @@ static inline void c63hd_group_store(int s0, int n, const c63hd_state *en, const
  * Decode the stuffed data p->pkt (p->pkt_size bytes and a zero byte
  * after) into the buffers of p, all on the host: data (pkt_size +
  * C63HD_PAD bytes), chunks, entry, exit, sums (nsegs each), start
- * (nblocks + 1), info (nblocks), cp and cps (C63HD_REC nsegs each), guess and gsums (C63HD_GUESSES C63HD_REC nsegs each), coef (64 nblocks, zeroed by the caller as
- * the hwaccel zeroes it) and mv. status receives the marker, the size and
+ * (nblocks + 1), info (nblocks), cp and cps (C63HD_REC nsegs each),
+ * guess and gsums (C63HD_GUESSES C63HD_REC nsegs each), coef (64
+ * nblocks, zeroed by the caller as the hwaccel zeroes it) and mv. status receives the marker, the size and
  * the first error.
  */
 static inline void c63hd_decode_cpu(const C63HDParams *p)
@@ -183,11 +184,7 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
             c      = c63hd_choose(ex6, 1);
             en[u]  = C63HD_GUESS(s, c);
             ex[u]  = ex6[c];
-            sum[u] = gsums[((size_t)s * C63HD_GUESSES + c) * C63HD_REC + C63HD_SUB];
-            for (int j = 0; j < C63HD_REC; j++) {
-                cp[(size_t)s * C63HD_REC + j]  = guess[((size_t)s * C63HD_GUESSES + c) * C63HD_REC + j];
-                cps[(size_t)s * C63HD_REC + j] = gsums[((size_t)s * C63HD_GUESSES + c) * C63HD_REC + j];
-            }
+            sum[u] = c63hd_take_guess(p, s, c);
         }
         c63hd_group_rounds(p, data, t, limit, s0, n, en, ex, sum);
         c63hd_group_store(s0, n, en, ex, sum, entry, exit_, sums);
