@@ -110,7 +110,7 @@ c63_hd_unstuff(C63HDParams p)
     if (!c63_hd_ok(p))
         return;
     m = st->marker;
-    if ((u32)c0 >= m)
+    if ((u32)c0 > m)        /* (a chunk starting at the marker sets the size) */
         return;
     /* the stuffed bytes of the chunks before, and of this chunk's threads
      * before this one */

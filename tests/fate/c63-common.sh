@@ -105,6 +105,29 @@ bad_stream() {
     esac
 }
 
+# chunk_stream OUT PLAIN: tiny's first frame twice, its entropy-coded data
+# padded with zero bytes (read past: nothing follows the last block) so
+# that the EOI marker lies 4096, then 8192 bytes into it, where the
+# parallel decoding's unstuffing chunks start (C63HD_CHUNK); PLAIN gets the
+# two frames unpadded
+chunk_stream() {
+    run_ok ff -i "$SAMPLES/tiny.c63" -c copy -frames:v 1 -f c63 "$TMP/first.c63" || return 1
+    cat "$TMP/first.c63" "$TMP/first.c63" > "$2" || return 1
+    size=$(wc -c < "$TMP/first.c63")
+    # the data start after the SOS segment: FF DA, then its length
+    start=$(od -An -v -tu1 -w1 "$TMP/first.c63" |
+        awk 'p == 255 && $1 == 218 && sos == "" { sos = NR - 2 }
+             sos != "" && NR == sos + 3 { hi = $1 }
+             sos != "" && NR == sos + 4 { print sos + 2 + 256 * hi + $1; exit }
+             { p = $1 }')
+    [ -n "$start" ] || { echo "no SOS in tiny's first frame"; return 1; }
+    for at in 4096 8192; do
+        head -c $((size - 2)) "$TMP/first.c63"
+        head -c $((start + at - size + 2)) /dev/zero
+        printf '\377\331'
+    done > "$1"
+}
+
 # vector_in NAME OUT: a stored vector's input, decompressed
 vector_in() { xz -dc "$SAMPLES/$1.yuv.xz" > "$2"; }
 

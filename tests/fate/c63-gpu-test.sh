@@ -56,6 +56,10 @@
 #   hwsame SOURCE OPTS...  a lavfi SOURCE (or splice: vector_yuv splice)
 #                          encoded by c63 with OPTS decodes on the GPU to
 #                          the CPU decoder's pictures
+#   hwchunk                chunk_stream of c63-common.sh (the EOI marker
+#                          where an unstuffing chunk starts) decodes on the
+#                          GPU to the CPU decoder's pictures of its plain
+#                          frames
 #   hwbad CASE             hostile input: the GPU decoding refuses what the
 #                          CPU decoder refuses, with the same first message
 #                          (-xerror), and gives the same good frames
@@ -101,6 +105,13 @@ hwsame)
         run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/in.c63" || exit 1
     fi
     cpu=$(ff_md5 -i "$TMP/in.c63" -f rawvideo -pix_fmt yuv420p -) || exit 1
+    gpu=$(hw_md5 "$TMP/in.c63") || exit 1
+    [ "$cpu" = "$gpu" ] || { echo "CPU $cpu, GPU $gpu"; exit 1; }
+    echo "GPU decoding identical"
+    ;;
+hwchunk)
+    chunk_stream "$TMP/in.c63" "$TMP/plain.c63" || exit 1
+    cpu=$(ff_md5 -i "$TMP/plain.c63" -f rawvideo -pix_fmt yuv420p -) || exit 1
     gpu=$(hw_md5 "$TMP/in.c63") || exit 1
     [ "$cpu" = "$gpu" ] || { echo "CPU $cpu, GPU $gpu"; exit 1; }
     echo "GPU decoding identical"

@@ -208,11 +208,15 @@ FATE_C63_GPU_HWBAD = $(C63_GPU_HWBAD:%=fate-c63-hwbad-%)
 $(FATE_C63_GPU_HWBAD): CMD = $(C63_GPU_TEST) hwbad $(@:fate-c63-hwbad-%=%)
 $(FATE_C63_GPU_HWBAD): CMP = null
 
+fate-c63-hwchunk: CMD = $(C63_GPU_TEST) hwchunk
+fate-c63-hwchunk: CMP = null
+
 FATE_C63_GPU_HWPIPE = $(addprefix fate-c63-hwpipe-,scale_cuda drawtext_cuda cudadiff)
 $(FATE_C63_GPU_HWPIPE): CMD = $(C63_GPU_TEST) hwpipe $(@:fate-c63-hwpipe-%=%)
 $(FATE_C63_GPU_HWPIPE): CMP = null
 
-FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWCONT) $(FATE_C63_GPU_HWSAME) $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
+FATE_C63_GPU += $(FATE_C63_GPU_HWDEC) $(FATE_C63_GPU_HWCONT) $(FATE_C63_GPU_HWSAME) fate-c63-hwchunk \
+                $(FATE_C63_GPU_HWBAD) $(FATE_C63_GPU_HWPIPE)
 
 FATE_C63_GPU += fate-c63-cuda-othercontext fate-c63-cuda-primarybusy fate-c63-cuda-sharedctx fate-c63-cuda-split fate-c63-cuda-split-rd $(FATE_C63_GPU_MD5) $(FATE_C63_GPU_NVDEC) $(FATE_C63_GPU_OPT) $(FATE_C63_GPU_RATE) $(FATE_C63_GPU_RD) \
                 $(FATE_C63_GPU_EC) $(FATE_C63_GPU_OOM)

@@ -223,8 +223,18 @@ encapi)     # tests/encapi: the encoder through the API at 1 and THREADS
     ;;
 hdserial)   # tests/hdserial: the parallel entropy decoding's CPU twin against
             # the serial decoder on a vector, or (bad) on damaged streams,
-            # the hostile samples and the demuxer fuzzer's corpus
+            # the hostile samples and the demuxer fuzzer's corpus, or
+            # (chunk) on chunk_stream, which decodes to its plain frames
     run=$1 name=$2
+    if [ "$name" = chunk ]; then
+        chunk_stream "$TMP/chunk.c63" "$TMP/plain.c63" || exit 1
+        a=$(ff_md5 -i "$TMP/chunk.c63" -f rawvideo -) && b=$(ff_md5 -i "$TMP/plain.c63" -f rawvideo -) ||
+            exit 1
+        [ "$a" = "$b" ] || { echo "the padded frames decode to $a, the plain ones to $b"; exit 1; }
+        run_ok "$run" "$TMP/chunk.c63" > "$TMP/log" || { cat "$TMP/log"; exit 1; }
+        cat "$TMP/log"
+        exit 0
+    fi
     if [ "$name" != bad ]; then
         run_ok "$run" "$SAMPLES/$name.c63" > "$TMP/log" || { cat "$TMP/log"; exit 1; }
         cat "$TMP/log"

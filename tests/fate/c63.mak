@@ -104,9 +104,10 @@ tests/hdserial$(EXESUF): $(C63_HARNESS)/hdserial.cpp libavformat/libavformat.a l
 	$(CXX) -O2 -std=c++17 -I$(SRC_PATH) -I. $(C63_DEPFLAGS) $(LDFLAGS) -o $@ $< libavformat/libavformat.a \
 	    libavcodec/libavcodec.a libavutil/libavutil.a $(EXTRALIBS-avformat) $(EXTRALIBS-avcodec) \
 	    $(EXTRALIBS-avutil) -lz
-FATE_C63_HDSERIAL = $(C63_VECTORS:%=fate-c63-hdserial-%) fate-c63-hdserial-bad
-$(filter-out fate-c63-hdserial-bad,$(FATE_C63_HDSERIAL)): CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$(EXESUF)) $(@:fate-c63-hdserial-%=%)
+FATE_C63_HDSERIAL = $(C63_VECTORS:%=fate-c63-hdserial-%) fate-c63-hdserial-bad fate-c63-hdserial-chunk
+$(filter-out fate-c63-hdserial-bad fate-c63-hdserial-chunk,$(FATE_C63_HDSERIAL)): CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$(EXESUF)) $(@:fate-c63-hdserial-%=%)
 fate-c63-hdserial-bad: CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$(EXESUF)) bad
+fate-c63-hdserial-chunk: CMD = $(C63_TEST) hdserial $$(target_path tests/hdserial$(EXESUF)) chunk
 $(FATE_C63_HDSERIAL): tests/hdserial$(EXESUF)
 FATE_C63_ALL += $(FATE_C63_HDSERIAL)
 
