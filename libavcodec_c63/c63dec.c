@@ -138,8 +138,11 @@ static av_cold int c63_decode_init(AVCodecContext *avctx)
     ff_c63dsp_init(&s->dsp);
     ff_videodsp_init(&s->vdsp, 8);
     ff_thread_once(&once, init_static);
-    s->ref = av_frame_alloc();
-    if (!s->ref)
+    s->ref      = av_frame_alloc();
+    s->pend     = av_frame_alloc();
+    s->in       = av_packet_alloc();
+    s->pend_pkt = av_packet_alloc();
+    if (!s->ref || !s->pend || !s->in || !s->pend_pkt)
         return AVERROR(ENOMEM);
     return ff_thread_progress_init(&s->progress, 1);
 }
@@ -674,8 +677,9 @@ static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext 
     return 0;
 }
 
-static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
-                            int *got_frame, AVPacket *avpkt)
+/* One packet: decoded into frame on the CPU, or started on the device into
+ * s->pend (then s->pending is set; frame is not used). */
+static int decode_packet(AVCodecContext *avctx, AVFrame *frame, const AVPacket *avpkt)
 {
     C63DecContext *s = avctx->priv_data;
     C63FrameHeader h;
@@ -708,20 +712,25 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
 
     if (avctx->hwaccel) {
         /* The hwaccel unstuffs and decodes the data itself, and reports the
-         * errors of both as the code below does. */
+         * errors of both as the code below does (finish_pending()). */
         s->hdr      = h;
-        s->cur      = frame;
+        s->cur      = s->pend;
         s->keep_ref = 1;
-        if ((ret = ff_get_buffer(avctx, frame, AV_GET_BUFFER_FLAG_REF)) < 0 ||
+        if ((ret = ff_get_buffer(avctx, s->pend, AV_GET_BUFFER_FLAG_REF)) < 0 ||
             (ret = FF_HW_CALL(avctx, start_frame, NULL, avpkt->data, avpkt->size)) < 0 ||
             (ret = FF_HW_CALL(avctx, decode_slice, h.data, avpkt->data + avpkt->size - h.data)) < 0 ||
             (ret = FF_HW_SIMPLE_CALL(avctx, end_frame)) < 0) {
+            av_frame_unref(s->pend);
             if (!s->keep_ref)
                 av_frame_unref(s->ref);
             return ret;
         }
-        av_frame_unref(s->ref);
-        goto done;
+        if (h.keyframe)
+            s->pend->flags |= AV_FRAME_FLAG_KEY;
+        s->pend->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
+        s->pend->pkt_dts   = avpkt->dts;
+        s->pending = 1;
+        return 0;
     }
 
     size = unstuff(avctx, s, h.data, avpkt->data + avpkt->size);
@@ -738,26 +747,121 @@ static int c63_decode_frame(AVCodecContext *avctx, AVFrame *frame,
         /* The reconstruction is damaged; wait for the next keyframe. */
         return ret;
     }
-done:
     if ((ret = av_frame_ref(s->ref, frame)) < 0)
         return ret;
 
     if (h.keyframe)
         frame->flags |= AV_FRAME_FLAG_KEY;
     frame->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
-    *got_frame = 1;
-    return avpkt->size;
+    frame->pkt_dts   = avpkt->dts;
+    return 0;
+}
+
+/* Decode s->in: keep it with the frame if that is started on the device. */
+static int decode_in(AVCodecContext *avctx, AVFrame *frame)
+{
+    C63DecContext *s = avctx->priv_data;
+    const int ret = decode_packet(avctx, frame, s->in);
+
+    if (ret < 0 && frame)
+        av_frame_unref(frame);
+    if (s->pending)
+        av_packet_move_ref(s->pend_pkt, s->in);
+    else
+        av_packet_unref(s->in);
+    return ret;
+}
+
+/* The frame on the device, into frame once it is good. */
+static int finish_pending(AVCodecContext *avctx, AVFrame *frame)
+{
+    C63DecContext *s = avctx->priv_data;
+    int ret;
+
+    s->pending = 0;
+#if CONFIG_C63_CUDA_HWACCEL
+    ret = ff_c63_cuda_finish(avctx);
+#else
+    ret = AVERROR_BUG;
+#endif
+    av_packet_unref(s->pend_pkt);
+    if (ret < 0) {
+        av_frame_unref(s->pend);
+        if (!s->keep_ref)
+            av_frame_unref(s->ref);
+        return ret;
+    }
+    av_frame_unref(s->ref);
+    if ((ret = av_frame_ref(s->ref, s->pend)) < 0) {
+        av_frame_unref(s->pend);
+        return ret;
+    }
+    av_frame_move_ref(frame, s->pend);
+    return 0;
+}
+
+static int c63_receive_frame(AVCodecContext *avctx, AVFrame *frame)
+{
+    C63DecContext *s = avctx->priv_data;
+    int ret;
+
+    if (s->deferred < 0) {
+        ret = s->deferred;
+        s->deferred = 0;
+        return ret;
+    }
+    for (;;) {
+        if (!s->in->data) {
+            ret = ff_decode_get_packet(avctx, s->in);
+            /* (no packet yet: the device goes on with the frame it has) */
+            if (ret < 0 && !(ret == AVERROR_EOF && s->pending))
+                return ret;
+        }
+        if (s->pending) {
+            ret = finish_pending(avctx, frame);
+            /* The next frame starts now, before this one is passed on; an
+             * error of its start is returned next time, in its order. */
+            if (ret >= 0 && s->in->data) {
+                const int next = decode_in(avctx, NULL);
+                s->deferred = FFMIN(next, 0);
+            }
+            return ret;
+        }
+        ret = decode_in(avctx, frame);
+        if (!s->pending)
+            return ret;
+    }
+}
+
+/* Drop the frame on the device, once the device is done with it. */
+static void drop_pending(AVCodecContext *avctx)
+{
+    C63DecContext *s = avctx->priv_data;
+
+    if (s->pending && FF_HW_HAS_CB(avctx, flush))
+        FF_HW_SIMPLE_CALL(avctx, flush);
+    s->pending = 0;
+    av_frame_unref(s->pend);
+    av_packet_unref(s->pend_pkt);
 }
 
 static void c63_decode_flush(AVCodecContext *avctx)
 {
     C63DecContext *s = avctx->priv_data;
+    drop_pending(avctx);
+    av_packet_unref(s->in);
+    s->deferred = 0;
     av_frame_unref(s->ref);
 }
 
 static av_cold int c63_decode_close(AVCodecContext *avctx)
 {
     C63DecContext *s = avctx->priv_data;
+    if (s->pend)
+        drop_pending(avctx);
+    av_frame_free(&s->pend);
+    av_packet_free(&s->pend_pkt);
+    av_packet_free(&s->in);
     av_frame_free(&s->ref);
     av_freep(&s->blocks);
     av_freep(&s->coef);
@@ -772,12 +876,12 @@ const FFCodec ff_c63_decoder = {
     CODEC_LONG_NAME("Codec63 (University of Oslo teaching codec)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_C63,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_SLICE_THREADS,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_DELAY | AV_CODEC_CAP_SLICE_THREADS,
     .priv_data_size = sizeof(C63DecContext),
     .init           = c63_decode_init,
     .close          = c63_decode_close,
     .flush          = c63_decode_flush,
-    FF_CODEC_DECODE_CB(c63_decode_frame),
+    FF_CODEC_RECEIVE_FRAME_CB(c63_receive_frame),
     .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
     .hw_configs     = (const AVCodecHWConfigInternal *const []) {
 #if CONFIG_C63_CUDA_HWACCEL

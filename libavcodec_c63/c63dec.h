@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "libavutil/frame.h"
+#include "libavcodec/packet.h"
 #include "libavcodec/threadprogress.h"
 #include "libavcodec/videodsp.h"
 
@@ -66,9 +67,21 @@ typedef struct C63DecContext {
     int16_t     (*coef)[64];
     ThreadProgress progress;    ///< rows entropy-decoded in the current frame
 
-    /* For the hwaccel: the frame being decoded, and what it says back. */
+    AVPacket     *in;           ///< the packet taken and not yet decoded
+
+    /* For the hwaccel: the frame being decoded, and what it says back. A
+     * frame is started on the device and finished (waited for, its status
+     * checked) when the next packet has come or the stream ends, so that
+     * the device decodes it while the host passes the previous one on: the
+     * next frame starts only once the last one is finished, so that the
+     * errors and the reference follow the CPU decoder's order exactly. */
     C63FrameHeader hdr;
-    AVFrame      *cur;
+    AVFrame      *cur;          ///< the frame the hwaccel decodes into: pend
+    AVFrame      *pend;
+    AVPacket     *pend_pkt;     ///< its packet (the status refers to its bytes)
+    int           pending;      ///< pend is started on the device
+    int           deferred;     ///< the error of the packet started after the
+                                ///  frame last returned, for the next call
     int           keep_ref;     ///< set before the hwaccel runs; it clears it
                                 ///  once the device works on the reference's
                                 ///  buffers, and sets it again for an error
@@ -76,5 +89,15 @@ typedef struct C63DecContext {
                                 ///  as unstuff()'s errors leave it)
 } C63DecContext;
 
+
+struct AVCodecContext;
+
+/**
+ * Wait for the frame the CUDA hwaccel's end_frame() started and check what
+ * the device says back.
+ * @return 0, or the error of the serial decoder with its message; keep_ref
+ *         is set as for an error of end_frame()
+ */
+int ff_c63_cuda_finish(struct AVCodecContext *avctx);
 
 #endif /* AVCODEC_C63_C63DEC_H */

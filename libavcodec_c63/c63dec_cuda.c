@@ -28,9 +28,12 @@
  * synchronisation, resolution, writing, vectors), the reconstruction
  * (c63_recon, the encoder's kernel: dequantisation, the format's float
  * inverse DCT, motion compensation from the previous picture, which stays
- * on the device) and the copy into the output frame, and waits for the
- * status word: the only thing that comes back. An error there is the
- * serial decoder's, with its message (ff_c63_hd_status()).
+ * on the device) and the copy into the output frame, and returns
+ * (end_frame). The decoder waits for the status word, the only thing that
+ * comes back, once the next packet has come (ff_c63_cuda_finish()): the
+ * device decodes a frame while the host passes the previous one on. An
+ * error there is the serial decoder's, with its message
+ * (ff_c63_hd_status()).
  */
 
 #include <string.h>
@@ -82,6 +85,7 @@ typedef struct C63CUDAContext {
 
     const uint8_t *pkt;         ///< this frame's entropy-coded data
     int pkt_size;
+    C63HDParams p;              ///< this frame's, for its status
 } C63CUDAContext;
 
 #define Q_BYTES 256             ///< the tables' part of d_in, aligned
@@ -176,6 +180,7 @@ static int launch(AVCodecContext *avctx, C63CUDAContext *h, int k, int grid, int
                                          args, NULL));
 }
 
+/* Queue the frame's decoding; ff_c63_cuda_finish() waits for it. */
 static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
 {
     C63DecContext *s = avctx->priv_data;
@@ -271,17 +276,44 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
             return ret;
     }
     if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(h->h_status, h->d_status, sizeof(*h->h_status),
-                                              h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
+                                              h->stream))) < 0)
+        return ret;
+    h->p = p;
+    return 0;
+}
+
+int ff_c63_cuda_finish(AVCodecContext *avctx)
+{
+    C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
+    C63DecContext *s = avctx->priv_data;
+    CUcontext dummy;
+    int ret;
+
+    if ((ret = CHECK_CU(h->cu->cuCtxPushCurrent(h->hwctx->cuda_ctx))) < 0)
+        return ret;
+    ret = CHECK_CU(h->cu->cuStreamSynchronize(h->stream));
+    CHECK_CU(h->cu->cuCtxPopCurrent(&dummy));
+    if (ret < 0)
         return ret;
 
-    if ((ret = ff_c63_hd_status(avctx, &p, h->h_status, h->pkt)) < 0) {
+    if ((ret = ff_c63_hd_status(avctx, &h->p, h->h_status, h->pkt)) < 0) {
         s->keep_ref = h->h_status->marker == C63HD_NOMARKER ||
                       h->pkt[h->h_status->marker + 1] != C63_EOI;
         return ret;
     }
-    h->cur = ref;
+    h->cur = !h->cur;
     return 0;
+}
+
+static void c63_cuda_flush(AVCodecContext *avctx)
+{
+    C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
+    CUcontext dummy;
+
+    if (h->stream && CHECK_CU(h->cu->cuCtxPushCurrent(h->hwctx->cuda_ctx)) >= 0) {
+        CHECK_CU(h->cu->cuStreamSynchronize(h->stream));
+        CHECK_CU(h->cu->cuCtxPopCurrent(&dummy));
+    }
 }
 
 static int c63_cuda_end_frame(AVCodecContext *avctx)
@@ -413,6 +445,7 @@ const FFHWAccel ff_c63_cuda_hwaccel = {
     .start_frame    = c63_cuda_start_frame,
     .decode_slice   = c63_cuda_decode_slice,
     .end_frame      = c63_cuda_end_frame,
+    .flush          = c63_cuda_flush,
     .frame_params   = c63_cuda_frame_params,
     .init           = c63_cuda_init,
     .uninit         = c63_cuda_uninit,
