@@ -18,6 +18,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -138,11 +139,13 @@ static av_cold int c63_decode_init(AVCodecContext *avctx)
     ff_c63dsp_init(&s->dsp);
     ff_videodsp_init(&s->vdsp, 8);
     ff_thread_once(&once, init_static);
-    s->ref      = av_frame_alloc();
-    s->pend     = av_frame_alloc();
-    s->in       = av_packet_alloc();
-    s->pend_pkt = av_packet_alloc();
-    if (!s->ref || !s->pend || !s->in || !s->pend_pkt)
+    s->ref       = av_frame_alloc();
+    s->pend      = av_frame_alloc();
+    s->pend2     = av_frame_alloc();
+    s->in        = av_packet_alloc();
+    s->pend_pkt  = av_packet_alloc();
+    s->pend2_pkt = av_packet_alloc();
+    if (!s->ref || !s->pend || !s->pend2 || !s->in || !s->pend_pkt || !s->pend2_pkt)
         return AVERROR(ENOMEM);
     return ff_thread_progress_init(&s->progress, 1);
 }
@@ -204,8 +207,19 @@ static int setup_geometry(AVCodecContext *avctx, C63DecContext *s, int width, in
     return 0;
 }
 
-static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
-                        C63FrameHeader *h)
+static void av_printf_format(2, 3) header_error(void *logctx, const char *fmt, ...)
+{
+    va_list vl;
+
+    if (!logctx)
+        return;
+    va_start(vl, fmt);
+    av_vlog(logctx, AV_LOG_ERROR, fmt, vl);
+    va_end(vl);
+}
+
+/* The frame header; its errors are logged to logctx (NULL: not logged). */
+static int parse_header(void *logctx, const uint8_t *buf, int size, C63FrameHeader *h)
 {
     static const uint8_t sof_tail[9] = { 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 2 };
     static const uint8_t sos[10]     = { 0x00, 0x0C, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0x00 };
@@ -213,7 +227,7 @@ static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
     int seen_dqt = 0, seen_sof = 0, seen_dht = 0;
 
     if (size < 2 || p[0] != 0xFF || p[1] != C63_SOI) {
-        av_log(avctx, AV_LOG_ERROR, "Missing SOI marker\n");
+        header_error(logctx, "Missing SOI marker\n");
         return AVERROR_INVALIDDATA;
     }
     p += 2;
@@ -222,7 +236,7 @@ static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
         int marker, len;
 
         if (end - p < 4 || p[0] != 0xFF) {
-            av_log(avctx, AV_LOG_ERROR, "Truncated or garbled frame header\n");
+            header_error(logctx, "Truncated or garbled frame header\n");
             return AVERROR_INVALIDDATA;
         }
         marker = p[1];
@@ -233,17 +247,17 @@ static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
         case C63_DQT:
             /* The length field is 2 short (quirk Q1): always 3 tables. */
             if (seen_dqt++) {
-                av_log(avctx, AV_LOG_ERROR, "Repeated DQT segment\n");
+                header_error(logctx, "Repeated DQT segment\n");
                 return AVERROR_INVALIDDATA;
             }
             if (end - p < 2 + 3 * 65) {
-                av_log(avctx, AV_LOG_ERROR, "Truncated DQT segment\n");
+                header_error(logctx, "Truncated DQT segment\n");
                 return AVERROR_INVALIDDATA;
             }
             p += 2;
             for (int c = 0; c < 3; c++, p += 65) {
                 if (p[0] != c) {
-                    av_log(avctx, AV_LOG_ERROR, "Bad quantisation table index %d\n", p[0]);
+                    header_error(logctx, "Bad quantisation table index %d\n", p[0]);
                     return AVERROR_INVALIDDATA;
                 }
                 memcpy(h->q[c], p + 1, 64);
@@ -251,12 +265,12 @@ static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
             break;
         case C63_SOF0:
             if (seen_sof++) {
-                av_log(avctx, AV_LOG_ERROR, "Repeated SOF0 segment\n");
+                header_error(logctx, "Repeated SOF0 segment\n");
                 return AVERROR_INVALIDDATA;
             }
             if (len != 18 || end - p < 18 || p[2] != 8 || p[7] != 3 ||
                 memcmp(p + 8, sof_tail, sizeof(sof_tail)) || p[17] > 1) {
-                av_log(avctx, AV_LOG_ERROR, "Invalid SOF0 segment\n");
+                header_error(logctx, "Invalid SOF0 segment\n");
                 return AVERROR_INVALIDDATA;
             }
             h->height   = AV_RB16(p + 3);
@@ -267,14 +281,13 @@ static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
         case C63_DHT: {
             uint8_t std[416];
             if (seen_dht++) {
-                av_log(avctx, AV_LOG_ERROR, "Repeated DHT segment\n");
+                header_error(logctx, "Repeated DHT segment\n");
                 return AVERROR_INVALIDDATA;
             }
             /* c63 always uses the JPEG example tables. */
             if (len != 2 + ff_c63_dht_payload(std) || end - p < len ||
                 memcmp(p + 2, std, sizeof(std))) {
-                av_log(avctx, AV_LOG_ERROR,
-                       "DHT segment is not the standard tables; not supported\n");
+                header_error(logctx, "DHT segment is not the standard tables; not supported\n");
                 return AVERROR_INVALIDDATA;
             }
             p += len;
@@ -282,18 +295,18 @@ static int parse_header(AVCodecContext *avctx, const uint8_t *buf, int size,
         }
         case C63_SOS:
             if (!seen_dqt || !seen_sof) {
-                av_log(avctx, AV_LOG_ERROR, "SOS before %s\n", seen_dqt ? "SOF0" : "DQT");
+                header_error(logctx, "SOS before %s\n", seen_dqt ? "SOF0" : "DQT");
                 return AVERROR_INVALIDDATA;
             }
             if (end - p < 12 || memcmp(p, sos, sizeof(sos)) ||
                 p[10] != 0x3F || p[11] != 0x00) {
-                av_log(avctx, AV_LOG_ERROR, "Invalid SOS segment\n");
+                header_error(logctx, "Invalid SOS segment\n");
                 return AVERROR_INVALIDDATA;
             }
             h->data = p + 12;
             return 0;
         default:
-            av_log(avctx, AV_LOG_ERROR, "Unexpected marker 0x%02X in frame header\n", marker);
+            header_error(logctx, "Unexpected marker 0x%02X in frame header\n", marker);
             return AVERROR_INVALIDDATA;
         }
     }
@@ -677,16 +690,11 @@ static int decode_blocks(AVCodecContext *avctx, C63DecContext *s, GetBitContext 
     return 0;
 }
 
-/* One packet: decoded into frame on the CPU, or started on the device into
- * s->pend (then s->pending is set; frame is not used). */
-static int decode_packet(AVCodecContext *avctx, AVFrame *frame, const AVPacket *avpkt)
+/* The header of the frame in avpkt and the check of its size; errors are
+ * logged to logctx (NULL: not logged). */
+static int check_header(void *logctx, const AVPacket *avpkt, C63FrameHeader *h)
 {
-    C63DecContext *s = avctx->priv_data;
-    C63FrameHeader h;
-    GetBitContext gb;
-    int ret, size;
-
-    ret = parse_header(avctx, avpkt->data, avpkt->size, &h);
+    int ret = parse_header(logctx, avpkt->data, avpkt->size, h);
     if (ret < 0)
         return ret;
     /* Every block takes at least 5 bits (use_mv, a DC code of 2 or more,
@@ -694,18 +702,36 @@ static int decode_packet(AVCodecContext *avctx, AVFrame *frame, const AVPacket *
      * zero bits unwritten. So a packet too short for its picture size is
      * refused before anything of that size is allocated. */
     {
-        const int64_t blocks = 6 * (int64_t)((h.width + 15) >> 4) * ((h.height + 15) >> 4);
-        const int64_t bits   = 8 * (int64_t)(avpkt->data + avpkt->size - h.data) + 32;
+        const int64_t blocks = 6 * (int64_t)((h->width + 15) >> 4) * ((h->height + 15) >> 4);
+        const int64_t bits   = 8 * (int64_t)(avpkt->data + avpkt->size - h->data) + 32;
         if (bits < 5 * blocks) {
-            av_log(avctx, AV_LOG_ERROR, "Frame of %dx%d (%"PRId64" blocks) cannot be coded "
-                   "in %d bytes of data\n", h.width, h.height, blocks,
-                   (int)(avpkt->data + avpkt->size - h.data));
+            header_error(logctx, "Frame of %dx%d (%"PRId64" blocks) cannot be coded "
+                         "in %d bytes of data\n", h->width, h->height, blocks,
+                         (int)(avpkt->data + avpkt->size - h->data));
             return AVERROR_INVALIDDATA;
         }
     }
+    return 0;
+}
+
+/* One packet: decoded into frame on the CPU, or started on the device into
+ * s->pend (s->pending is set), or into s->pend2 while s->pend is on the
+ * device (s->pending2 is set; the caller checked that its start does not
+ * depend on how s->pend ends: start_early()); frame is then not used. */
+static int decode_packet(AVCodecContext *avctx, AVFrame *frame, const AVPacket *avpkt)
+{
+    C63DecContext *s = avctx->priv_data;
+    C63FrameHeader h;
+    GetBitContext gb;
+    int ret, size;
+
+    if ((ret = check_header(avctx, avpkt, &h)) < 0)
+        return ret;
     if ((ret = setup_geometry(avctx, s, h.width, h.height)) < 0)
         return ret;
-    if (!h.keyframe && !s->ref->buf[0]) {
+    /* (a frame queued behind one on the device has that one as its
+     * reference; it is started again if that one fails) */
+    if (!h.keyframe && !s->ref->buf[0] && !s->pending) {
         av_log(avctx, AV_LOG_ERROR, "Inter frame without a reference frame\n");
         return AVERROR_INVALIDDATA;
     }
@@ -713,23 +739,28 @@ static int decode_packet(AVCodecContext *avctx, AVFrame *frame, const AVPacket *
     if (avctx->hwaccel) {
         /* The hwaccel unstuffs and decodes the data itself, and reports the
          * errors of both as the code below does (finish_pending()). */
+        const int second = s->pending;
+        AVFrame *f = second ? s->pend2 : s->pend;
         s->hdr      = h;
-        s->cur      = s->pend;
+        s->cur      = f;
         s->keep_ref = 1;
-        if ((ret = ff_get_buffer(avctx, s->pend, AV_GET_BUFFER_FLAG_REF)) < 0 ||
+        if ((ret = ff_get_buffer(avctx, f, AV_GET_BUFFER_FLAG_REF)) < 0 ||
             (ret = FF_HW_CALL(avctx, start_frame, NULL, avpkt->data, avpkt->size)) < 0 ||
             (ret = FF_HW_CALL(avctx, decode_slice, h.data, avpkt->data + avpkt->size - h.data)) < 0 ||
             (ret = FF_HW_SIMPLE_CALL(avctx, end_frame)) < 0) {
-            av_frame_unref(s->pend);
-            if (!s->keep_ref)
+            av_frame_unref(f);
+            if (!s->keep_ref && !second)
                 av_frame_unref(s->ref);
             return ret;
         }
         if (h.keyframe)
-            s->pend->flags |= AV_FRAME_FLAG_KEY;
-        s->pend->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
-        s->pend->pkt_dts   = avpkt->dts;
-        s->pending = 1;
+            f->flags |= AV_FRAME_FLAG_KEY;
+        f->pict_type = h.keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_P;
+        f->pkt_dts   = avpkt->dts;
+        if (second)
+            s->pending2 = 1;
+        else
+            s->pending = 1;
         return 0;
     }
 
@@ -761,18 +792,50 @@ static int decode_packet(AVCodecContext *avctx, AVFrame *frame, const AVPacket *
 static int decode_in(AVCodecContext *avctx, AVFrame *frame)
 {
     C63DecContext *s = avctx->priv_data;
+    const int second = s->pending;
     const int ret = decode_packet(avctx, frame, s->in);
 
     if (ret < 0 && frame)
         av_frame_unref(frame);
-    if (s->pending)
+    if (second && s->pending2)
+        av_packet_move_ref(s->pend2_pkt, s->in);
+    else if (!second && s->pending)
         av_packet_move_ref(s->pend_pkt, s->in);
     else
         av_packet_unref(s->in);
     return ret;
 }
 
-/* The frame on the device, into frame once it is good. */
+/* Whether s->in can start on the device before the frame there is
+ * finished: its header is good and of the same size, so that its start
+ * logs nothing before that frame's errors; it takes that frame as its
+ * reference, and is started again if that frame fails. */
+static int start_early(AVCodecContext *avctx)
+{
+    C63DecContext *s = avctx->priv_data;
+    C63FrameHeader h;
+
+    return s->in->data && check_header(NULL, s->in, &h) >= 0 && s->have_geo &&
+           h.width == s->geo.width && h.height == s->geo.height;
+}
+
+/* Drop the frames on the device, once the device is done with them. */
+static void drop_pending(AVCodecContext *avctx)
+{
+    C63DecContext *s = avctx->priv_data;
+
+    if ((s->pending || s->pending2) && FF_HW_HAS_CB(avctx, flush))
+        FF_HW_SIMPLE_CALL(avctx, flush);
+    s->pending = s->pending2 = 0;
+    av_frame_unref(s->pend);
+    av_frame_unref(s->pend2);
+    av_packet_unref(s->pend_pkt);
+    av_packet_unref(s->pend2_pkt);
+}
+
+/* The first frame on the device, into frame once it is good; the second,
+ * if any, becomes the first, or, if the first fails, is dropped, its
+ * packet to be started again. */
 static int finish_pending(AVCodecContext *avctx, AVFrame *frame)
 {
     C63DecContext *s = avctx->priv_data;
@@ -789,15 +852,26 @@ static int finish_pending(AVCodecContext *avctx, AVFrame *frame)
         av_frame_unref(s->pend);
         if (!s->keep_ref)
             av_frame_unref(s->ref);
+        if (s->pending2) {
+            /* It was started on this frame's picture: start it again. */
+            av_packet_unref(s->in);
+            av_packet_move_ref(s->in, s->pend2_pkt);
+            drop_pending(avctx);
+        }
         return ret;
     }
     av_frame_unref(s->ref);
-    if ((ret = av_frame_ref(s->ref, s->pend)) < 0) {
-        av_frame_unref(s->pend);
-        return ret;
+    ret = av_frame_ref(s->ref, s->pend);
+    if (ret >= 0)
+        av_frame_move_ref(frame, s->pend);
+    av_frame_unref(s->pend);
+    if (s->pending2) {
+        av_frame_move_ref(s->pend, s->pend2);
+        av_packet_move_ref(s->pend_pkt, s->pend2_pkt);
+        s->pending  = 1;
+        s->pending2 = 0;
     }
-    av_frame_move_ref(frame, s->pend);
-    return 0;
+    return ret;
 }
 
 static int c63_receive_frame(AVCodecContext *avctx, AVFrame *frame)
@@ -818,31 +892,24 @@ static int c63_receive_frame(AVCodecContext *avctx, AVFrame *frame)
                 return ret;
         }
         if (s->pending) {
+            /* The next frame is queued behind this one where it can be,
+             * else started once this one is finished, before it is passed
+             * on; an error of that start is returned next time, in its
+             * order. */
+            const int early = start_early(avctx);
+            int next = 0;
+            if (early)
+                next = decode_in(avctx, NULL);
             ret = finish_pending(avctx, frame);
-            /* The next frame starts now, before this one is passed on; an
-             * error of its start is returned next time, in its order. */
-            if (ret >= 0 && s->in->data) {
-                const int next = decode_in(avctx, NULL);
-                s->deferred = FFMIN(next, 0);
-            }
+            if (!early && ret >= 0 && s->in->data)
+                next = decode_in(avctx, NULL);
+            s->deferred = FFMIN(next, 0);
             return ret;
         }
         ret = decode_in(avctx, frame);
         if (!s->pending)
             return ret;
     }
-}
-
-/* Drop the frame on the device, once the device is done with it. */
-static void drop_pending(AVCodecContext *avctx)
-{
-    C63DecContext *s = avctx->priv_data;
-
-    if (s->pending && FF_HW_HAS_CB(avctx, flush))
-        FF_HW_SIMPLE_CALL(avctx, flush);
-    s->pending = 0;
-    av_frame_unref(s->pend);
-    av_packet_unref(s->pend_pkt);
 }
 
 static void c63_decode_flush(AVCodecContext *avctx)
@@ -860,7 +927,9 @@ static av_cold int c63_decode_close(AVCodecContext *avctx)
     if (s->pend)
         drop_pending(avctx);
     av_frame_free(&s->pend);
+    av_frame_free(&s->pend2);
     av_packet_free(&s->pend_pkt);
+    av_packet_free(&s->pend2_pkt);
     av_packet_free(&s->in);
     av_frame_free(&s->ref);
     av_freep(&s->blocks);

@@ -69,17 +69,19 @@ typedef struct C63DecContext {
 
     AVPacket     *in;           ///< the packet taken and not yet decoded
 
-    /* For the hwaccel: the frame being decoded, and what it says back. A
+    /* For the hwaccel: the frames being decoded, and what they say back. A
      * frame is started on the device and finished (waited for, its status
      * checked) when the next packet has come or the stream ends, so that
-     * the device decodes it while the host passes the previous one on: the
-     * next frame starts only once the last one is finished, so that the
-     * errors and the reference follow the CPU decoder's order exactly. */
+     * the device decodes it while the host passes the previous one on. The
+     * next frame is queued behind it when its header is good (pend2), with
+     * it as the reference, and started again if it fails; else it starts
+     * once that one is finished. So errors and the reference follow the
+     * CPU decoder's order exactly. */
     C63FrameHeader hdr;
-    AVFrame      *cur;          ///< the frame the hwaccel decodes into: pend
-    AVFrame      *pend;
-    AVPacket     *pend_pkt;     ///< its packet (the status refers to its bytes)
-    int           pending;      ///< pend is started on the device
+    AVFrame      *cur;          ///< the frame the hwaccel decodes into
+    AVFrame      *pend, *pend2;
+    AVPacket     *pend_pkt, *pend2_pkt; ///< theirs (the status refers to its bytes)
+    int           pending, pending2;    ///< pend, pend2 are started on the device
     int           deferred;     ///< the error of the packet started after the
                                 ///  frame last returned, for the next call
     int           keep_ref;     ///< set before the hwaccel runs; it clears it
@@ -93,8 +95,8 @@ typedef struct C63DecContext {
 struct AVCodecContext;
 
 /**
- * Wait for the frame the CUDA hwaccel's end_frame() started and check what
- * the device says back.
+ * Wait for the first of the frames the CUDA hwaccel's end_frame() started
+ * (two at most) and check what the device says back.
  * @return 0, or the error of the serial decoder with its message; keep_ref
  *         is set as for an error of end_frame()
  */

@@ -31,9 +31,12 @@
  * on the device) and the copy into the output frame, and returns
  * (end_frame). The decoder waits for the status word, the only thing that
  * comes back, once the next packet has come (ff_c63_cuda_finish()): the
- * device decodes a frame while the host passes the previous one on. An
- * error there is the serial decoder's, with its message
- * (ff_c63_hd_status()).
+ * device decodes a frame while the host passes the previous one on. A
+ * second frame may be queued behind the first (its reference); each has
+ * its own packet buffers and status (C63CUDASlot), and the pictures
+ * rotate among three buffers so that a failed first frame leaves its own
+ * reference for the second's new start. An error is the serial decoder's,
+ * with its message (ff_c63_hd_status()).
  */
 
 #include <string.h>
@@ -63,6 +66,19 @@ typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 
 enum { K_CHUNKS, K_UNSTUFF, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
 
+/* A frame on the device: what it has of its own while the next one is
+ * queued behind it. */
+typedef struct C63CUDASlot {
+    CUdeviceptr d_in;           ///< the quantisation tables (192 bytes), then the packet
+    CUdeviceptr d_status;
+    uint8_t *h_in;              ///< pinned: the same, to upload
+    C63HDStatus *h_status;      ///< pinned
+    CUevent done;               ///< recorded once its status is copied back
+    C63HDParams p;              ///< for its status
+    const uint8_t *pkt;         ///< its entropy-coded data (the decoder keeps the packet)
+    int out, ref;               ///< the d_rec it writes and the one it reads
+} C63CUDASlot;
+
 typedef struct C63CUDAContext {
     AVCUDADeviceContext *hwctx;
     CudaFunctions *cu;
@@ -71,21 +87,21 @@ typedef struct C63CUDAContext {
     CUstream stream;
 
     /* per geometry */
-    CUdeviceptr d_tables, d_status, d_start, d_info, d_coef, d_mv, d_rec[2];
-    int cur;                    ///< d_rec[cur] receives the frame; the other is the reference
+    CUdeviceptr d_tables, d_start, d_info, d_coef, d_mv, d_rec[3];
+    int good;                   ///< d_rec of the last good frame: the reference
 
-    /* per largest packet */
+    /* per largest packet; but d_in and h_in, shared in stream order */
     size_t pkt_cap;             ///< stuffed bytes the buffers below hold
-    CUdeviceptr d_in;           ///< the quantisation tables (192 bytes), then the packet
     CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums;
-    uint8_t *h_in;              ///< pinned: the same, to upload
-    C63HDStatus *h_status;      ///< pinned
     tcuMemAllocHost *mem_alloc_host;    ///< (NULL: av_malloc(), unpinned)
     tcuMemFreeHost  *mem_free_host;
 
-    const uint8_t *pkt;         ///< this frame's entropy-coded data
+    C63CUDASlot slot[2];
+    int first;                  ///< the slot of the first frame on the device
+    int nb_queued;              ///< frames on the device, 0 to 2
+
+    const uint8_t *pkt;         ///< the entropy-coded data of the frame to start
     int pkt_size;
-    C63HDParams p;              ///< this frame's, for its status
 } C63CUDAContext;
 
 #define Q_BYTES 256             ///< the tables' part of d_in, aligned
@@ -109,19 +125,23 @@ static void free_host(C63CUDAContext *h, void *p)
 static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
 {
     CudaFunctions *cu = h->cu;
-    CUdeviceptr *d[] = { &h->d_in, &h->d_data, &h->d_chunks, &h->d_entry, &h->d_exit, &h->d_sums,
-                         &h->d_cp, &h->d_cps, &h->d_guess, &h->d_gsums };
+    CUdeviceptr *d[] = { &h->slot[0].d_in, &h->slot[1].d_in, &h->d_data, &h->d_chunks,
+                         &h->d_entry, &h->d_exit, &h->d_sums, &h->d_cp, &h->d_cps, &h->d_guess,
+                         &h->d_gsums };
     for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
         if (*d[i]) {
             CHECK_CU(cu->cuMemFree(*d[i]));
             *d[i] = 0;
         }
-    free_host(h, h->h_in);
-    h->h_in = NULL;
+    for (int i = 0; i < 2; i++) {
+        free_host(h, h->slot[i].h_in);
+        h->slot[i].h_in = NULL;
+    }
     h->pkt_cap = 0;
 }
 
-/* The buffers for size stuffed bytes (grown by half again). */
+/* The buffers for size stuffed bytes (grown by half again), once the
+ * frames on the device are done with the old ones. */
 static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
 {
     CudaFunctions *cu = h->cu;
@@ -138,8 +158,13 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
         cap = size;
     nsegs   = c63hd_nsegs(cap);
     nchunks = (cap + C63HD_CHUNK - 1) / C63HD_CHUNK;
-    if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_in, Q_BYTES + cap + 16))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_data, cap + C63HD_PAD))) < 0 ||
+    for (int i = 0; i < 2; i++)
+        if ((ret = CHECK_CU(cu->cuMemAlloc(&h->slot[i].d_in, Q_BYTES + cap + 16))) < 0 ||
+            (ret = alloc_host(avctx, h, (void **)&h->slot[i].h_in, Q_BYTES + cap + 16)) < 0) {
+            free_packet_buffers(avctx, h);
+            return ret;
+        }
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_data, cap + C63HD_PAD))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_chunks, 4 * (size_t)nchunks))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_entry, sizeof(c63hd_state) * nsegs))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_exit, sizeof(c63hd_state) * nsegs))) < 0 ||
@@ -149,8 +174,7 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_guess, sizeof(c63hd_state) * C63HD_GUESSES *
                                                     C63HD_REC * nsegs))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_gsums, sizeof(C63HDSum) * C63HD_GUESSES *
-                                                    C63HD_REC * nsegs))) < 0 ||
-        (ret = alloc_host(avctx, h, (void **)&h->h_in, Q_BYTES + cap + 16)) < 0) {
+                                                    C63HD_REC * nsegs))) < 0) {
         free_packet_buffers(avctx, h);
         return ret;
     }
@@ -180,17 +204,27 @@ static int launch(AVCodecContext *avctx, C63CUDAContext *h, int k, int grid, int
                                          args, NULL));
 }
 
-/* Queue the frame's decoding; ff_c63_cuda_finish() waits for it. */
+/* Queue the frame's decoding, behind the frame on the device if there is
+ * one (its reference then); ff_c63_cuda_finish() waits for it. */
 static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
 {
     C63DecContext *s = avctx->priv_data;
     CudaFunctions *cu = h->cu;
     const C63Geometry *g = &s->geo;
+    C63CUDASlot *sl = &h->slot[(h->first + h->nb_queued) & 1];
+    const C63CUDASlot *before = h->nb_queued ? &h->slot[h->first] : NULL;
     C63HDParams p = { 0 };
     C63EncParams e = { 0 };
     int w[3], ht[3], rows, ret;
-    const int ref = !h->cur;
+    /* written: neither the reference nor, where a frame is queued before,
+     * that frame's reference, which stays if that frame fails */
+    const int ref = before ? before->out : h->good;
+    int out = 0;
+    while (out == ref || (before && out == before->ref))
+        out++;
 
+    if (h->nb_queued > 1)
+        return AVERROR_BUG;
     ff_c63_hd_params(&p, g, h->pkt_size, s->hdr.keyframe);
     if (!p.nchunks) {
         C63HDStatus none = { .marker = C63HD_NOMARKER };
@@ -204,18 +238,18 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     s->keep_ref = 0;
 
     /* up: the tables, the packet and a zero byte after it */
-    memcpy(h->h_in, s->hdr.q, sizeof(s->hdr.q));
-    memcpy(h->h_in + Q_BYTES, h->pkt, h->pkt_size);
-    h->h_in[Q_BYTES + h->pkt_size] = 0;
-    h->h_status->marker = C63HD_NOMARKER;
-    h->h_status->size   = 0;
-    h->h_status->error  = C63HD_NO_ERROR;
-    h->h_status->redone = 0;
+    memcpy(sl->h_in, s->hdr.q, sizeof(s->hdr.q));
+    memcpy(sl->h_in + Q_BYTES, h->pkt, h->pkt_size);
+    sl->h_in[Q_BYTES + h->pkt_size] = 0;
+    sl->h_status->marker = C63HD_NOMARKER;
+    sl->h_status->size   = 0;
+    sl->h_status->error  = C63HD_NO_ERROR;
+    sl->h_status->redone = 0;
 
-    p.pkt    = h->d_in + Q_BYTES;
+    p.pkt    = sl->d_in + Q_BYTES;
     p.data   = h->d_data;
     p.chunks = h->d_chunks;
-    p.status = h->d_status;
+    p.status = sl->d_status;
     p.tables = h->d_tables;
     p.entry  = h->d_entry;
     p.exit   = h->d_exit;
@@ -235,16 +269,16 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     }
     c63_enc_layout(&e, w, ht);
     e.coef = h->d_coef;
-    e.rec  = h->d_rec[h->cur];
+    e.rec  = h->d_rec[out];
     e.ref  = h->d_rec[ref];
     e.mv   = h->d_mv;
-    e.q    = h->d_in;
+    e.q    = sl->d_in;
     e.key  = s->hdr.keyframe;
     rows   = p.bh[0] + p.bh[1] + p.bh[2];
 
-    if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(h->d_in, h->h_in, Q_BYTES + h->pkt_size + 1,
+    if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_in, sl->h_in, Q_BYTES + h->pkt_size + 1,
                                               h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(h->d_status, h->h_status, sizeof(*h->h_status),
+        (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_status, sl->h_status, sizeof(*sl->h_status),
                                               h->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_data, 0, h->pkt_size + C63HD_PAD, h->stream))) < 0 ||
         (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_start, 0xFF, 4 * ((size_t)p.nblocks + 1), h->stream))) < 0 ||
@@ -264,7 +298,7 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     for (int i = 0; i < 3; i++) {
         const CUDA_MEMCPY2D cpy = {
             .srcMemoryType = CU_MEMORYTYPE_DEVICE,
-            .srcDevice     = h->d_rec[h->cur] + (size_t)64 * e.p[i].first,
+            .srcDevice     = h->d_rec[out] + (size_t)64 * e.p[i].first,
             .srcPitch      = w[i],
             .dstMemoryType = CU_MEMORYTYPE_DEVICE,
             .dstDevice     = (CUdeviceptr)frame->data[i],
@@ -275,10 +309,15 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
         if ((ret = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, h->stream))) < 0)
             return ret;
     }
-    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(h->h_status, h->d_status, sizeof(*h->h_status),
-                                              h->stream))) < 0)
+    if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->h_status, sl->d_status, sizeof(*sl->h_status),
+                                              h->stream))) < 0 ||
+        (ret = CHECK_CU(cu->cuEventRecord(sl->done, h->stream))) < 0)
         return ret;
-    h->p = p;
+    sl->p   = p;
+    sl->pkt = h->pkt;
+    sl->out = out;
+    sl->ref = ref;
+    h->nb_queued++;
     return 0;
 }
 
@@ -289,19 +328,25 @@ int ff_c63_cuda_finish(AVCodecContext *avctx)
     CUcontext dummy;
     int ret;
 
+    const C63CUDASlot *sl = &h->slot[h->first];
+
+    if (!h->nb_queued)
+        return AVERROR_BUG;
     if ((ret = CHECK_CU(h->cu->cuCtxPushCurrent(h->hwctx->cuda_ctx))) < 0)
         return ret;
-    ret = CHECK_CU(h->cu->cuStreamSynchronize(h->stream));
+    ret = CHECK_CU(h->cu->cuEventSynchronize(sl->done));
     CHECK_CU(h->cu->cuCtxPopCurrent(&dummy));
+    h->first ^= 1;
+    h->nb_queued--;
     if (ret < 0)
         return ret;
 
-    if ((ret = ff_c63_hd_status(avctx, &h->p, h->h_status, h->pkt)) < 0) {
-        s->keep_ref = h->h_status->marker == C63HD_NOMARKER ||
-                      h->pkt[h->h_status->marker + 1] != C63_EOI;
+    if ((ret = ff_c63_hd_status(avctx, &sl->p, sl->h_status, sl->pkt)) < 0) {
+        s->keep_ref = sl->h_status->marker == C63HD_NOMARKER ||
+                      sl->pkt[sl->h_status->marker + 1] != C63_EOI;
         return ret;
     }
-    h->cur = !h->cur;
+    h->good = sl->out;
     return 0;
 }
 
@@ -314,6 +359,7 @@ static void c63_cuda_flush(AVCodecContext *avctx)
         CHECK_CU(h->cu->cuStreamSynchronize(h->stream));
         CHECK_CU(h->cu->cuCtxPopCurrent(&dummy));
     }
+    h->nb_queued = 0;
 }
 
 static int c63_cuda_end_frame(AVCodecContext *avctx)
@@ -355,13 +401,18 @@ static int c63_cuda_uninit(AVCodecContext *avctx)
         CHECK_CU(cu->cuStreamSynchronize(h->stream));
     free_packet_buffers(avctx, h);
     {
-        CUdeviceptr *d[] = { &h->d_tables, &h->d_status, &h->d_start, &h->d_info,
-                             &h->d_coef, &h->d_mv, &h->d_rec[0], &h->d_rec[1] };
+        CUdeviceptr *d[] = { &h->d_tables, &h->slot[0].d_status, &h->slot[1].d_status,
+                             &h->d_start, &h->d_info, &h->d_coef, &h->d_mv,
+                             &h->d_rec[0], &h->d_rec[1], &h->d_rec[2] };
         for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
             if (*d[i])
                 CHECK_CU(cu->cuMemFree(*d[i]));
     }
-    free_host(h, h->h_status);
+    for (int i = 0; i < 2; i++) {
+        free_host(h, h->slot[i].h_status);
+        if (h->slot[i].done)
+            CHECK_CU(cu->cuEventDestroy(h->slot[i].done));
+    }
     if (h->stream)
         CHECK_CU(cu->cuStreamDestroy(h->stream));
     if (h->module)
@@ -415,20 +466,23 @@ static int c63_cuda_init(AVCodecContext *avctx)
             goto end;
     if ((ret = CHECK_CU(cu->cuStreamCreate(&h->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_tables, sizeof(tables)))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_status, sizeof(C63HDStatus)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_start, 4 * (nblocks + 1)))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_info, 4 * nblocks))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_coef, 128 * nblocks))) < 0 ||
         (ret = CHECK_CU(cu->cuMemAlloc(&h->d_mv, 2 * nblocks))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[0], plane_bytes))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[1], plane_bytes))) < 0 ||
-        (ret = alloc_host(avctx, h, (void **)&h->h_status, sizeof(C63HDStatus))) < 0 ||
         (ret = CHECK_CU(cu->cuMemcpyHtoD(h->d_tables, &tables, sizeof(tables)))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_mv, 0, 2 * nblocks, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[0], 0, plane_bytes, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[1], 0, plane_bytes, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
+        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_mv, 0, 2 * nblocks, h->stream))) < 0)
         goto end;
+    for (int i = 0; i < 3; i++)
+        if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[i], plane_bytes))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[i], 0, plane_bytes, h->stream))) < 0)
+            goto end;
+    for (int i = 0; i < 2; i++)
+        if ((ret = CHECK_CU(cu->cuMemAlloc(&h->slot[i].d_status, sizeof(C63HDStatus)))) < 0 ||
+            (ret = alloc_host(avctx, h, (void **)&h->slot[i].h_status, sizeof(C63HDStatus))) < 0 ||
+            (ret = CHECK_CU(cu->cuEventCreate(&h->slot[i].done, CU_EVENT_DISABLE_TIMING))) < 0)
+            goto end;
+    ret = CHECK_CU(cu->cuStreamSynchronize(h->stream));
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     /* FFmpeg frees the private data of a failed init without uninit */
