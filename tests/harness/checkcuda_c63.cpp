@@ -49,11 +49,14 @@ extern const unsigned char ff_c63_cuda_enc_ptx_data[];
 extern const unsigned int ff_c63_cuda_enc_ptx_len;
 extern const unsigned char ff_c63_cuda_rd_ptx_data[];
 extern const unsigned int ff_c63_cuda_rd_ptx_len;
+extern const unsigned char ff_c63_cuda_dec_ptx_data[];
+extern const unsigned int ff_c63_cuda_dec_ptx_len;
 }
 #include "cuda_kernels/block_match.h"
 #include "cuda_kernels/c63_convert.h"
 #include "cuda_kernels/c63_transform.h"
 #include "cuda_kernels/c63_ec.h"
+#include "cuda_kernels/c63_hdec.h"
 #include "libavcodec/c63/c63scene.h"
 #include "tests/c63/harness/c63_ec_frames.h"
 #include "tests/c63/harness/c63ref.h"
@@ -65,6 +68,8 @@ static CUfunction f_encode_rdq, f_dc_chain, f_recon;
 static CUfunction f_convert, f_encode, f_encode_rd, f_mv_rd_pre, f_mv_rd;
 static CUfunction f_sc_hist, f_sc_decide, f_activity;
 static CUdeviceptr d_scene;             /* c63_scene of the module */
+static CUmodule module_dec;             /* c63_cuda_dec.cu's */
+static CUfunction f_hd_chunks, f_hd_unstuff;
 /* the c63_meN kernels: N = me_nrs[i] */
 static const int me_nrs[] = { 8, 16 };
 static CUfunction f_me[FF_ARRAY_ELEMS(me_nrs)];
@@ -995,6 +1000,105 @@ static void test_entropy_case(int w, int h, CoefKind kind, int frame, int qp)
     report(name, detail.empty(), detail);
 }
 
+/*
+ * The GPU decoding's unstuffing (c63_hd_chunks, c63_hd_unstuff) against
+ * the plain definition: size stuffed bytes (random, no 0xFF but the
+ * stuffed 0xFF 0x00 pairs every `every` bytes) with the EOI marker at m
+ * (none if m < 0), a zero byte after them as the hwaccel uploads them. The
+ * marker found must be the first 0xFF not followed by 0 (or the end), and
+ * where it is an EOI the data before it, less the stuffed zeros, and
+ * their size. The markers lie at and around the chunks' and the threads'
+ * boundaries (C63HD_CHUNK, C63HD_CHUNK / C63HD_CHUNK_THREADS).
+ */
+static bool unstuff_case(int size, int m, int every, std::string &detail)
+{
+    const int nchunks = (size + C63HD_CHUNK - 1) / C63HD_CHUNK;
+    std::vector<uint8_t> pkt(size + 1, 0), ref;
+    unsigned ref_marker = C63HD_NOMARKER;
+    C63HDStatus st = { C63HD_NOMARKER, 0, C63HD_NO_ERROR, 0 };
+    char buf[160];
+
+    for (int i = 0; i < size; i++)
+        pkt[i] = rnd() % 255;
+    for (int i = every; every && i + 1 < size; i += every)
+        if (m < 0 || i + 1 < m - 1 || i > m + 1) {
+            pkt[i]     = 0xFF;
+            pkt[i + 1] = 0;
+        }
+    if (m >= 0) {
+        if (m > 0 && pkt[m - 1] == 0xFF)
+            pkt[m - 1] = 1;
+        pkt[m]     = 0xFF;
+        pkt[m + 1] = 0xD9;
+    }
+    for (int i = 0; i < size && ref_marker == C63HD_NOMARKER; i++)
+        if (c63hd_marker(pkt.data(), i))
+            ref_marker = i;
+    for (unsigned i = 0; ref_marker != C63HD_NOMARKER && i < ref_marker; i++)
+        if (!c63hd_stuffed(pkt.data(), i))
+            ref.push_back(pkt[i]);
+
+    DevBuf d_pkt(size + 1), d_data(size + C63HD_PAD), d_chunks(4 * (size_t)nchunks),
+           d_status(sizeof(st));
+    std::vector<uint8_t> data(size + 1);
+    C63HDParams p = {};
+    void *args[] = { &p };
+    d_pkt.up(pkt.data(), size + 1);
+    d_status.up(&st, sizeof(st));
+    CK(cu->cuMemsetD8Async(d_data.p, 0, size + C63HD_PAD, 0));
+    p.pkt      = d_pkt.p;
+    p.data     = d_data.p;
+    p.chunks   = d_chunks.p;
+    p.status   = d_status.p;
+    p.pkt_size = size;
+    p.nchunks  = nchunks;
+    launch(f_hd_chunks, nchunks, 1, C63HD_CHUNK_THREADS, 1, 0, args);
+    launch(f_hd_unstuff, nchunks, 1, C63HD_CHUNK_THREADS, 1, 0, args);
+    CK(cu->cuStreamSynchronize(0));
+    d_status.down(&st, sizeof(st));
+    if (st.marker != ref_marker) {
+        snprintf(buf, sizeof(buf), "%d bytes, EOI at %d: marker %u, expected %u", size, m,
+                 st.marker, ref_marker);
+        detail = buf;
+        return false;
+    }
+    if (ref_marker == C63HD_NOMARKER || pkt[ref_marker + 1] != 0xD9)
+        return true;
+    d_data.down(data.data(), ref.size() + 1);
+    if (st.size != ref.size() || memcmp(data.data(), ref.data(), ref.size())) {
+        snprintf(buf, sizeof(buf), "%d bytes, EOI at %d, stuffing every %d: size %u, "
+                 "expected %zu%s", size, m, every, st.size, ref.size(),
+                 st.size == ref.size() ? ", other bytes" : "");
+        detail = buf;
+        return false;
+    }
+    return true;
+}
+
+static void test_unstuff(void)
+{
+    static const int sizes[] = { 2, 17, 4095, 4096, 4097, 4098, 8194, 20000, 70000 };
+    const int per = C63HD_CHUNK / C63HD_CHUNK_THREADS;
+    for (int size : sizes) {
+        const int marks[] = { -1, 0, per - 1, per, C63HD_CHUNK - 2, C63HD_CHUNK - 1, C63HD_CHUNK,
+                              C63HD_CHUNK + 1, 2 * C63HD_CHUNK, size / 2, size - 2 };
+        std::string detail;
+        char name[64];
+        bool ok = true;
+        int n = 0;
+        for (int m : marks)
+            for (int every : { 0, 7, 300 }) {
+                if (m + 1 >= size)
+                    continue;
+                if (ok)
+                    ok = unstuff_case(size, m, every, detail);
+                n++;
+            }
+        snprintf(name, sizeof(name), "c63_hd_unstuff %d bytes (%d cases)", size, n);
+        report(name, ok, detail);
+    }
+}
+
 static void test_entropy(void)
 {
     struct Case { int w, h; CoefKind kind; };
@@ -1271,6 +1375,12 @@ int checkcuda_c63_init(const char *ptx_path)
     }
     for (int k = 0; k < NB_EC; k++)
         CK(cu->cuModuleGetFunction(&f_ec[k], module, ec_names[k]));
+    {
+        std::string ptx_dec = inflate_ptx(ff_c63_cuda_dec_ptx_data, ff_c63_cuda_dec_ptx_len);
+        CK(cu->cuModuleLoadData(&module_dec, ptx_dec.c_str()));
+        CK(cu->cuModuleGetFunction(&f_hd_chunks, module_dec, "c63_hd_chunks"));
+        CK(cu->cuModuleGetFunction(&f_hd_unstuff, module_dec, "c63_hd_unstuff"));
+    }
 
     AVCodecContext *avctx = avcodec_alloc_context3(NULL);
     ff_me_cmp_init(&mecc, avctx);
@@ -1286,10 +1396,12 @@ void checkcuda_c63_test(void)
     test_mvrd();
     test_scene();
     test_entropy();
+    test_unstuff();
 }
 
 void checkcuda_c63_uninit(void)
 {
+    cu->cuModuleUnload(module_dec);
     cu->cuModuleUnload(module_rd);
     cu->cuModuleUnload(module);
 }
