@@ -924,7 +924,7 @@ static void c63_decode_flush(AVCodecContext *avctx)
 static av_cold int c63_decode_close(AVCodecContext *avctx)
 {
     C63DecContext *s = avctx->priv_data;
-    if (s->pend)
+    if (s->pending || s->pending2)   /* (never after a failed init) */
         drop_pending(avctx);
     av_frame_free(&s->pend);
     av_frame_free(&s->pend2);

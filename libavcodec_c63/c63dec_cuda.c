@@ -90,7 +90,8 @@ typedef struct C63CUDAContext {
     CUdeviceptr d_tables, d_start, d_info, d_coef, d_mv, d_rec[3];
     int good;                   ///< d_rec of the last good frame: the reference
 
-    /* per largest packet; but d_in and h_in, shared in stream order */
+    /* per largest packet (and the slots' d_in and h_in); the frames on the
+     * device use these one after the other, in the stream's order */
     size_t pkt_cap;             ///< stuffed bytes the buffers below hold
     CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums;
     tcuMemAllocHost *mem_alloc_host;    ///< (NULL: av_malloc(), unpinned)
@@ -325,10 +326,9 @@ int ff_c63_cuda_finish(AVCodecContext *avctx)
 {
     C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
     C63DecContext *s = avctx->priv_data;
+    const C63CUDASlot *sl = &h->slot[h->first];
     CUcontext dummy;
     int ret;
-
-    const C63CUDASlot *sl = &h->slot[h->first];
 
     if (!h->nb_queued)
         return AVERROR_BUG;
