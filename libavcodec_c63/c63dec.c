@@ -892,7 +892,7 @@ static int c63_receive_frame(AVCodecContext *avctx, AVFrame *frame)
                 return ret;
         }
         if (s->pending) {
-            /* The next frame is queued behind this one where it can be,
+            /* The next frame is queued beside this one where it can be,
              * else started once this one is finished, before it is passed
              * on; an error of that start is returned next time, in its
              * order. */

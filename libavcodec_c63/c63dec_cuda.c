@@ -32,10 +32,12 @@
  * (end_frame). The decoder waits for the status word, the only thing that
  * comes back, once the next packet has come (ff_c63_cuda_finish()): the
  * device decodes a frame while the host passes the previous one on. A
- * second frame may be queued behind the first (its reference); each has
- * its own packet buffers and status (C63CUDASlot), and the pictures
- * rotate among three buffers so that a failed first frame leaves its own
- * reference for the second's new start. An error is the serial decoder's,
+ * second frame may be queued beside the first: each has its own stream,
+ * packet and decoding buffers and status (C63CUDASlot), so that their
+ * entropy decodings, which need few of the device's multiprocessors, run
+ * side by side; the second's reconstruction waits for the first (its
+ * reference). The pictures rotate among three buffers so that a failed
+ * first frame leaves its own reference for the second's new start. An error is the serial decoder's,
  * with its message (ff_c63_hd_status()).
  */
 
@@ -67,13 +69,22 @@ typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 enum { K_CHUNKS, K_UNSTUFF, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
 
 /* A frame on the device: what it has of its own while the next one is
- * queued behind it. */
+ * queued behind it. Its entropy decoding runs on its own stream, beside
+ * that of the frame before; only its reconstruction waits for that
+ * frame's. */
 typedef struct C63CUDASlot {
+    CUstream stream;
     CUdeviceptr d_in;           ///< the quantisation tables (192 bytes), then the packet
     CUdeviceptr d_status;
     uint8_t *h_in;              ///< pinned: the same, to upload
     C63HDStatus *h_status;      ///< pinned
     CUevent done;               ///< recorded once its status is copied back
+
+    /* per geometry */
+    CUdeviceptr d_start, d_info, d_coef, d_mv;
+    /* per largest packet (with d_in and h_in) */
+    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums;
+
     C63HDParams p;              ///< for its status
     const uint8_t *pkt;         ///< its entropy-coded data (the decoder keeps the packet)
     int out, ref;               ///< the d_rec it writes and the one it reads
@@ -84,16 +95,12 @@ typedef struct C63CUDAContext {
     CudaFunctions *cu;
     CUmodule module;
     CUfunction f[NB_KERNELS];
-    CUstream stream;
 
     /* per geometry */
-    CUdeviceptr d_tables, d_start, d_info, d_coef, d_mv, d_rec[3];
+    CUdeviceptr d_tables, d_rec[3];
     int good;                   ///< d_rec of the last good frame: the reference
 
-    /* per largest packet (and the slots' d_in and h_in); the frames on the
-     * device use these one after the other, in the stream's order */
-    size_t pkt_cap;             ///< stuffed bytes the buffers below hold
-    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums;
+    size_t pkt_cap;             ///< stuffed bytes the slots' packet buffers hold
     tcuMemAllocHost *mem_alloc_host;    ///< (NULL: av_malloc(), unpinned)
     tcuMemFreeHost  *mem_free_host;
 
@@ -123,22 +130,39 @@ static void free_host(C63CUDAContext *h, void *p)
         av_free(p);
 }
 
-static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
+static void free_device(AVCodecContext *avctx, C63CUDAContext *h, CUdeviceptr *const *d, int n)
 {
-    CudaFunctions *cu = h->cu;
-    CUdeviceptr *d[] = { &h->slot[0].d_in, &h->slot[1].d_in, &h->d_data, &h->d_chunks,
-                         &h->d_entry, &h->d_exit, &h->d_sums, &h->d_cp, &h->d_cps, &h->d_guess,
-                         &h->d_gsums };
-    for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
+    for (int i = 0; i < n; i++)
         if (*d[i]) {
-            CHECK_CU(cu->cuMemFree(*d[i]));
+            CHECK_CU(h->cu->cuMemFree(*d[i]));
             *d[i] = 0;
         }
+}
+
+static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
+{
     for (int i = 0; i < 2; i++) {
-        free_host(h, h->slot[i].h_in);
-        h->slot[i].h_in = NULL;
+        C63CUDASlot *sl = &h->slot[i];
+        CUdeviceptr *const d[] = { &sl->d_in, &sl->d_data, &sl->d_chunks, &sl->d_entry,
+                                   &sl->d_exit, &sl->d_sums, &sl->d_cp, &sl->d_cps,
+                                   &sl->d_guess, &sl->d_gsums };
+        free_device(avctx, h, d, FF_ARRAY_ELEMS(d));
+        free_host(h, sl->h_in);
+        sl->h_in = NULL;
     }
     h->pkt_cap = 0;
+}
+
+/* Wait for everything queued on the device. */
+static int sync_streams(AVCodecContext *avctx, C63CUDAContext *h)
+{
+    int ret = 0;
+    for (int i = 0; i < 2; i++)
+        if (h->slot[i].stream) {
+            const int err = CHECK_CU(h->cu->cuStreamSynchronize(h->slot[i].stream));
+            ret = ret < 0 ? ret : err;
+        }
+    return ret;
 }
 
 /* The buffers for size stuffed bytes (grown by half again), once the
@@ -151,7 +175,7 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
 
     if ((size_t)size <= h->pkt_cap)
         return 0;
-    if ((ret = CHECK_CU(cu->cuStreamSynchronize(h->stream))) < 0)
+    if ((ret = sync_streams(avctx, h)) < 0)
         return ret;
     free_packet_buffers(avctx, h);
     cap     = FFMAX((size_t)size + size / 2, 65536);
@@ -159,25 +183,26 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
         cap = size;
     nsegs   = c63hd_nsegs(cap);
     nchunks = (cap + C63HD_CHUNK - 1) / C63HD_CHUNK;
-    for (int i = 0; i < 2; i++)
-        if ((ret = CHECK_CU(cu->cuMemAlloc(&h->slot[i].d_in, Q_BYTES + cap + 16))) < 0 ||
-            (ret = alloc_host(avctx, h, (void **)&h->slot[i].h_in, Q_BYTES + cap + 16)) < 0) {
+    for (int i = 0; i < 2; i++) {
+        C63CUDASlot *sl = &h->slot[i];
+        if ((ret = CHECK_CU(cu->cuMemAlloc(&sl->d_in, Q_BYTES + cap + 16))) < 0 ||
+            (ret = alloc_host(avctx, h, (void **)&sl->h_in, Q_BYTES + cap + 16)) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_data, cap + C63HD_PAD))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_chunks, 4 * (size_t)nchunks))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_entry, sizeof(c63hd_state) * nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_exit, sizeof(c63hd_state) * nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_sums, sizeof(C63HDSum) * nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_cp, sizeof(c63hd_state) * C63HD_REC *
+                                                      nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_cps, sizeof(C63HDSum) * C63HD_REC *
+                                                       nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_guess, sizeof(c63hd_state) * C63HD_GUESSES *
+                                                         C63HD_REC * nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_gsums, sizeof(C63HDSum) * C63HD_GUESSES *
+                                                         C63HD_REC * nsegs))) < 0) {
             free_packet_buffers(avctx, h);
             return ret;
         }
-    if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_data, cap + C63HD_PAD))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_chunks, 4 * (size_t)nchunks))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_entry, sizeof(c63hd_state) * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_exit, sizeof(c63hd_state) * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_sums, sizeof(C63HDSum) * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cp, sizeof(c63hd_state) * C63HD_REC * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_cps, sizeof(C63HDSum) * C63HD_REC * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_guess, sizeof(c63hd_state) * C63HD_GUESSES *
-                                                    C63HD_REC * nsegs))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_gsums, sizeof(C63HDSum) * C63HD_GUESSES *
-                                                    C63HD_REC * nsegs))) < 0) {
-        free_packet_buffers(avctx, h);
-        return ret;
     }
     h->pkt_cap = cap;
     return 0;
@@ -197,22 +222,24 @@ static int c63_cuda_decode_slice(AVCodecContext *avctx, const uint8_t *buf, uint
     return 0;
 }
 
-static int launch(AVCodecContext *avctx, C63CUDAContext *h, int k, int grid, int threads,
-                  void *params)
+static int launch(AVCodecContext *avctx, C63CUDAContext *h, CUstream stream, int k,
+                  int grid, int threads, void *params)
 {
     void *args[] = { params };
-    return CHECK_CU(h->cu->cuLaunchKernel(h->f[k], grid, 1, 1, threads, 1, 1, 0, h->stream,
+    return CHECK_CU(h->cu->cuLaunchKernel(h->f[k], grid, 1, 1, threads, 1, 1, 0, stream,
                                          args, NULL));
 }
 
-/* Queue the frame's decoding, behind the frame on the device if there is
- * one (its reference then); ff_c63_cuda_finish() waits for it. */
+/* Queue the frame's decoding, beside the frame on the device if there is
+ * one (its reconstruction behind that frame's, its reference then);
+ * ff_c63_cuda_finish() waits for it. */
 static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
 {
     C63DecContext *s = avctx->priv_data;
     CudaFunctions *cu = h->cu;
     const C63Geometry *g = &s->geo;
     C63CUDASlot *sl = &h->slot[(h->first + h->nb_queued) & 1];
+    CUstream st = sl->stream;
     const C63CUDASlot *before = h->nb_queued ? &h->slot[h->first] : NULL;
     C63HDParams p = { 0 };
     C63EncParams e = { 0 };
@@ -248,52 +275,56 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     sl->h_status->redone = 0;
 
     p.pkt    = sl->d_in + Q_BYTES;
-    p.data   = h->d_data;
-    p.chunks = h->d_chunks;
+    p.data   = sl->d_data;
+    p.chunks = sl->d_chunks;
     p.status = sl->d_status;
     p.tables = h->d_tables;
-    p.entry  = h->d_entry;
-    p.exit   = h->d_exit;
-    p.sums   = h->d_sums;
-    p.cp     = h->d_cp;
-    p.cps    = h->d_cps;
-    p.guess  = h->d_guess;
-    p.gsums  = h->d_gsums;
-    p.start  = h->d_start;
-    p.info   = h->d_info;
-    p.coef   = h->d_coef;
-    p.mv     = h->d_mv;
+    p.entry  = sl->d_entry;
+    p.exit   = sl->d_exit;
+    p.sums   = sl->d_sums;
+    p.cp     = sl->d_cp;
+    p.cps    = sl->d_cps;
+    p.guess  = sl->d_guess;
+    p.gsums  = sl->d_gsums;
+    p.start  = sl->d_start;
+    p.info   = sl->d_info;
+    p.coef   = sl->d_coef;
+    p.mv     = sl->d_mv;
 
     for (int i = 0; i < 3; i++) {
         w[i]  = g->w[i];
         ht[i] = g->h[i];
     }
     c63_enc_layout(&e, w, ht);
-    e.coef = h->d_coef;
+    e.coef = sl->d_coef;
     e.rec  = h->d_rec[out];
     e.ref  = h->d_rec[ref];
-    e.mv   = h->d_mv;
+    e.mv   = sl->d_mv;
     e.q    = sl->d_in;
     e.key  = s->hdr.keyframe;
     rows   = p.bh[0] + p.bh[1] + p.bh[2];
 
     if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_in, sl->h_in, Q_BYTES + h->pkt_size + 1,
-                                              h->stream))) < 0 ||
+                                              st))) < 0 ||
         (ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_status, sl->h_status, sizeof(*sl->h_status),
-                                              h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_data, 0, h->pkt_size + C63HD_PAD, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_start, 0xFF, 4 * ((size_t)p.nblocks + 1), h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_info, 0, 4 * (size_t)p.nblocks, h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_coef, 0, 128 * (size_t)p.nblocks, h->stream))) < 0)
+                                              st))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(sl->d_data, 0, h->pkt_size + C63HD_PAD, st))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(sl->d_start, 0xFF, 4 * ((size_t)p.nblocks + 1), st))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(sl->d_info, 0, 4 * (size_t)p.nblocks, st))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemsetD8Async(sl->d_coef, 0, 128 * (size_t)p.nblocks, st))) < 0)
         return ret;
-    if ((ret = launch(avctx, h, K_CHUNKS,  p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
-        (ret = launch(avctx, h, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
-        (ret = launch(avctx, h, K_SYNC,    p.ngroups, C63HD_GUESSES * C63HD_GROUP, &p)) < 0 ||
-        (ret = launch(avctx, h, K_RESOLVE, 1, 1024, &p)) < 0 ||
-        (ret = launch(avctx, h, K_WRITE, (p.nsegs * C63HD_SUB + C63HD_GROUP - 1) / C63HD_GROUP,
-                      C63HD_GROUP, &p)) < 0 ||
-        (ret = launch(avctx, h, K_FIXUP, (rows * 32 + 127) / 128, 128, &p)) < 0 ||
-        (ret = launch(avctx, h, K_RECON, (e.nblocks + C63_ENC_BLOCKS - 1) / C63_ENC_BLOCKS,
+    if ((ret = launch(avctx, h, st, K_CHUNKS,  p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_SYNC,    p.ngroups, C63HD_GUESSES * C63HD_GROUP, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_RESOLVE, 1, 1024, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_WRITE,
+                      (p.nsegs * C63HD_SUB + C63HD_GROUP - 1) / C63HD_GROUP, C63HD_GROUP, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_FIXUP, (rows * 32 + 127) / 128, 128, &p)) < 0)
+        return ret;
+    /* the reference is the frame before's picture, the rest its own */
+    if (before && (ret = CHECK_CU(cu->cuStreamWaitEvent(st, before->done, 0))) < 0)
+        return ret;
+    if ((ret = launch(avctx, h, st, K_RECON, (e.nblocks + C63_ENC_BLOCKS - 1) / C63_ENC_BLOCKS,
                       C63_ENC_THREADS, &e)) < 0)
         return ret;
     for (int i = 0; i < 3; i++) {
@@ -307,12 +338,12 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
             .WidthInBytes  = w[i],
             .Height        = ht[i],
         };
-        if ((ret = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, h->stream))) < 0)
+        if ((ret = CHECK_CU(cu->cuMemcpy2DAsync(&cpy, st))) < 0)
             return ret;
     }
     if ((ret = CHECK_CU(cu->cuMemcpyDtoHAsync(sl->h_status, sl->d_status, sizeof(*sl->h_status),
-                                              h->stream))) < 0 ||
-        (ret = CHECK_CU(cu->cuEventRecord(sl->done, h->stream))) < 0)
+                                              st))) < 0 ||
+        (ret = CHECK_CU(cu->cuEventRecord(sl->done, st))) < 0)
         return ret;
     sl->p   = p;
     sl->pkt = h->pkt;
@@ -355,8 +386,8 @@ static void c63_cuda_flush(AVCodecContext *avctx)
     C63CUDAContext *h = avctx->internal->hwaccel_priv_data;
     CUcontext dummy;
 
-    if (h->stream && CHECK_CU(h->cu->cuCtxPushCurrent(h->hwctx->cuda_ctx)) >= 0) {
-        CHECK_CU(h->cu->cuStreamSynchronize(h->stream));
+    if (h->hwctx && CHECK_CU(h->cu->cuCtxPushCurrent(h->hwctx->cuda_ctx)) >= 0) {
+        sync_streams(avctx, h);
         CHECK_CU(h->cu->cuCtxPopCurrent(&dummy));
     }
     h->nb_queued = 0;
@@ -397,24 +428,23 @@ static int c63_cuda_uninit(AVCodecContext *avctx)
         return 0;
     if (CHECK_CU(cu->cuCtxPushCurrent(h->hwctx->cuda_ctx)) < 0)
         return 0;
-    if (h->stream)
-        CHECK_CU(cu->cuStreamSynchronize(h->stream));
+    sync_streams(avctx, h);
     free_packet_buffers(avctx, h);
     {
-        CUdeviceptr *d[] = { &h->d_tables, &h->slot[0].d_status, &h->slot[1].d_status,
-                             &h->d_start, &h->d_info, &h->d_coef, &h->d_mv,
-                             &h->d_rec[0], &h->d_rec[1], &h->d_rec[2] };
-        for (int i = 0; i < FF_ARRAY_ELEMS(d); i++)
-            if (*d[i])
-                CHECK_CU(cu->cuMemFree(*d[i]));
+        CUdeviceptr *const d[] = { &h->d_tables, &h->d_rec[0], &h->d_rec[1], &h->d_rec[2] };
+        free_device(avctx, h, d, FF_ARRAY_ELEMS(d));
     }
     for (int i = 0; i < 2; i++) {
-        free_host(h, h->slot[i].h_status);
-        if (h->slot[i].done)
-            CHECK_CU(cu->cuEventDestroy(h->slot[i].done));
+        C63CUDASlot *sl = &h->slot[i];
+        CUdeviceptr *const d[] = { &sl->d_status, &sl->d_start, &sl->d_info, &sl->d_coef,
+                                   &sl->d_mv };
+        free_device(avctx, h, d, FF_ARRAY_ELEMS(d));
+        free_host(h, sl->h_status);
+        if (sl->done)
+            CHECK_CU(cu->cuEventDestroy(sl->done));
+        if (sl->stream)
+            CHECK_CU(cu->cuStreamDestroy(sl->stream));
     }
-    if (h->stream)
-        CHECK_CU(cu->cuStreamDestroy(h->stream));
     if (h->module)
         CHECK_CU(cu->cuModuleUnload(h->module));
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
@@ -464,25 +494,28 @@ static int c63_cuda_init(AVCodecContext *avctx)
     for (int i = 0; i < NB_KERNELS; i++)
         if ((ret = CHECK_CU(cu->cuModuleGetFunction(&h->f[i], h->module, names[i]))) < 0)
             goto end;
-    if ((ret = CHECK_CU(cu->cuStreamCreate(&h->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_tables, sizeof(tables)))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_start, 4 * (nblocks + 1)))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_info, 4 * nblocks))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_coef, 128 * nblocks))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemAlloc(&h->d_mv, 2 * nblocks))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemcpyHtoD(h->d_tables, &tables, sizeof(tables)))) < 0 ||
-        (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_mv, 0, 2 * nblocks, h->stream))) < 0)
+    for (int i = 0; i < 2; i++) {
+        C63CUDASlot *sl = &h->slot[i];
+        if ((ret = CHECK_CU(cu->cuStreamCreate(&sl->stream, CU_STREAM_NON_BLOCKING))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_status, sizeof(C63HDStatus)))) < 0 ||
+            (ret = alloc_host(avctx, h, (void **)&sl->h_status, sizeof(C63HDStatus))) < 0 ||
+            (ret = CHECK_CU(cu->cuEventCreate(&sl->done, CU_EVENT_DISABLE_TIMING))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_start, 4 * (nblocks + 1)))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_info, 4 * nblocks))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_coef, 128 * nblocks))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_mv, 2 * nblocks))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemsetD8Async(sl->d_mv, 0, 2 * nblocks, sl->stream))) < 0)
+            goto end;
+    }
+    if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_tables, sizeof(tables)))) < 0 ||
+        (ret = CHECK_CU(cu->cuMemcpyHtoD(h->d_tables, &tables, sizeof(tables)))) < 0)
         goto end;
     for (int i = 0; i < 3; i++)
         if ((ret = CHECK_CU(cu->cuMemAlloc(&h->d_rec[i], plane_bytes))) < 0 ||
-            (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[i], 0, plane_bytes, h->stream))) < 0)
+            (ret = CHECK_CU(cu->cuMemsetD8Async(h->d_rec[i], 0, plane_bytes,
+                                                h->slot[0].stream))) < 0)
             goto end;
-    for (int i = 0; i < 2; i++)
-        if ((ret = CHECK_CU(cu->cuMemAlloc(&h->slot[i].d_status, sizeof(C63HDStatus)))) < 0 ||
-            (ret = alloc_host(avctx, h, (void **)&h->slot[i].h_status, sizeof(C63HDStatus))) < 0 ||
-            (ret = CHECK_CU(cu->cuEventCreate(&h->slot[i].done, CU_EVENT_DISABLE_TIMING))) < 0)
-            goto end;
-    ret = CHECK_CU(cu->cuStreamSynchronize(h->stream));
+    ret = sync_streams(avctx, h);
 end:
     CHECK_CU(cu->cuCtxPopCurrent(&dummy));
     /* FFmpeg frees the private data of a failed init without uninit */
