@@ -27,7 +27,10 @@
 # bytes whatever shares the GPU).
 # With two GPUs or more: 2 processes of 8 encoder outputs (default
 # options, to null) and of 8 GPU decodings, both on GPU 0, then one on
-# GPU 0 and one on GPU 1 (-gpu, -hwaccel_device).
+# GPU 0 and one on GPU 1 (-gpu; for the decodings one device,
+# -init_hw_device cuda=g:N, that the inputs name with -hwaccel_device g: a
+# number there makes the ffmpeg CLI create a device, a context, for each
+# input).
 
 BUILD=${1:-build}
 FRAMES=${2:-1500}
@@ -202,7 +205,8 @@ for devs in "0 0" "0 1"; do
     enc=$(rate 16 "$t0" "$t1")
     t0=$(now)
     for d in $devs; do
-        ff $(each 8 "-hwaccel cuda -hwaccel_device $d -hwaccel_output_format cuda -stream_loop $LOOPS -i $SHM/in.c63") \
+        ff -init_hw_device cuda=g:$d \
+            $(each 8 "-hwaccel cuda -hwaccel_device g -hwaccel_output_format cuda -stream_loop $LOOPS -i $SHM/in.c63") \
             $(each 8 "-map %i:v -frames:v $FRAMES -f null -") &
     done
     wait
