@@ -37,8 +37,8 @@
  * entropy decodings, which need few of the device's multiprocessors, run
  * side by side; the second's reconstruction waits for the first (its
  * reference). The pictures rotate among three buffers so that a failed
- * first frame leaves its own reference for the second's new start. An error is the serial decoder's,
- * with its message (ff_c63_hd_status()).
+ * first frame leaves its own reference for the second's new start. An
+ * error is the serial decoder's, with its message (ff_c63_hd_status()).
  */
 
 #include <string.h>
@@ -69,7 +69,7 @@ typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 enum { K_CHUNKS, K_UNSTUFF, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
 
 /* A frame on the device: what it has of its own while the next one is
- * queued behind it. Its entropy decoding runs on its own stream, beside
+ * queued beside it. Its entropy decoding runs on its own stream, beside
  * that of the frame before; only its reconstruction waits for that
  * frame's. */
 typedef struct C63CUDASlot {
