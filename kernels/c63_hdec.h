@@ -27,7 +27,7 @@
  * each a loop over independent units that a CUDA kernel runs one a thread
  * and the CPU twin (tests/harness/c63hd_serial.h) one after the other:
  *
- * 1. Unstuffing (c63hd_chunk_scan, c63hd_chunk_copy): chunks of
+ * 1. Unstuffing (c63hd_stuffed(), c63hd_marker()): chunks of
  *    C63HD_CHUNK bytes count their stuffed zero bytes (a 0x00 after 0xFF)
  *    and find the first marker (0xFF followed by neither 0x00 nor an
  *    earlier end); each chunk then copies its kept bytes to where the
