@@ -180,102 +180,115 @@ static __device__ __forceinline__ int c63_hd_rounds(const C63HDParams &p, const 
     }
 }
 
-/* Synchronisation: a group a block, unit 0 its overlap; first the units'
- * guesses, thread (c, u) guess c of unit u, then the rounds by threads
- * (0, u). */
-extern "C" __global__ void __launch_bounds__(C63HD_GUESSES * C63HD_GROUP)
+/* Synchronisation, the guesses: guess c of segment s a thread (thread
+ * 6 s + c), each kept as the segment's record of that guess. */
+extern "C" __global__ void __launch_bounds__(C63HD_GUESS_THREADS)
+c63_hd_guess(C63HDParams p)
+{
+    __shared__ C63HDTables t;
+    const int i = blockIdx.x * C63HD_GUESS_THREADS + threadIdx.x;
+    const int s = i / C63HD_GUESSES, c = i % C63HD_GUESSES;
+    C63HDSum sum = { 0, { 0, 0, 0 } };
+    unsigned limit;
+
+    if (!c63_hd_prepare(p, &t, &limit) || s >= p.nsegs)
+        return;
+    c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, C63HD_GUESS(s, c), s, limit, &sum,
+                  (c63hd_state *)p.guess + (size_t)i * C63HD_REC,
+                  (C63HDSum *)p.gsums + (size_t)i * C63HD_REC, 0, 0);
+}
+
+/* Synchronisation, the rounds: a group a block, unit u (segment
+ * s0 + u - 1) thread u, unit 0 the overlap. */
+extern "C" __global__ void __launch_bounds__(C63HD_GROUP)
 c63_hd_sync(C63HDParams p)
 {
     __shared__ C63HDTables t;
     __shared__ c63hd_state ex_s[C63HD_GROUP];
-    __shared__ c63hd_state ex6[C63HD_GUESSES][C63HD_GROUP];
     int s0;
     const int n = c63hd_group(p.nsegs, blockIdx.x, &s0);
-    const int c = threadIdx.x / C63HD_GROUP, u = threadIdx.x % C63HD_GROUP, s = s0 + u - 1;
+    const int u = threadIdx.x, s = s0 + u - 1;
     C63HDSum sum = { 0, { 0, 0, 0 } };
     c63hd_state en = 0, ex = 0;
     unsigned limit;
 
     if (!c63_hd_prepare(p, &t, &limit))
         return;
-    if (!u) {       /* the overlap: its exit is the group's first entry */
-        C63HDSum none = { 0, { 0, 0, 0 } };
-        ex6[c][0] = !s0 ? c63hd_overlap_start(0, 0) :
-                    c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, c63hd_overlap_start(s0, c),
-                                  s0 - 1, limit, &none, 0, 0, 0, 0);
-    } else if (u < n) {
-        const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC;
-        ex6[c][u] = c63hd_run_seg((const u8 *)p.data, &t, p.keyframe, C63HD_GUESS(s, c), s,
-                                  limit, &sum, (c63hd_state *)p.guess + r, (C63HDSum *)p.gsums + r,
-                                  0, 0);
-    }
-    __syncthreads();
-    /* each unit starts as its likeliest guess */
-    if (!c && u < n) {
-        const int g = c63hd_choose(&ex6[0][u], C63HD_GROUP);
-        ex = ex6[g][u];
-        en = !u ? c63hd_overlap_start(s0, g) : C63HD_GUESS(s, g);
-        if (u)
-            sum = c63hd_take_guess(&p, s, g);
+    if (u < n) {
+        c63hd_unit_start(&p, s0, u, &en, &ex, &sum);
         ex_s[u] = ex;
     }
-    c63_hd_rounds(p, &t, limit, s0, c ? 0 : n, u, &en, &ex, &sum, ex_s);
-    if (!c && u >= 1 && u < n) {
+    c63_hd_rounds(p, &t, limit, s0, n, u, &en, &ex, &sum, ex_s);
+    if (u >= 1 && u < n) {
         ((c63hd_state *)p.entry)[s] = en;
         ((c63hd_state *)p.exit)[s]  = ex;
         ((C63HDSum *)p.sums)[s]     = sum;
     }
 }
 
-#define C63HD_RESOLVE_THREADS 1024
-
-/* Resolution, one block: the groups whose overlap missed their
- * predecessor's true exit decoded again in order; then the sums of the
- * segments before each. */
+/* Resolution, one block: passes over the groups until none is decoded
+ * again (c63hd_resolve_pass() of the twin). A pass takes the groups
+ * C63HD_LANES at a time, in order, a lane of C63HD_GROUP threads a group:
+ * those whose overlap missed their predecessor's exit (as it was when the
+ * batch began) are decoded again from it. Then the sums of the segments
+ * before each. */
 extern "C" __global__ void __launch_bounds__(C63HD_RESOLVE_THREADS)
 c63_hd_resolve(C63HDParams p)
 {
     __shared__ C63HDTables t;
-    __shared__ c63hd_state ex_s[C63HD_GROUP];
+    __shared__ c63hd_state ex_s[C63HD_LANES][C63HD_GROUP];
     __shared__ int scan[4][C63HD_RESOLVE_THREADS];
+    __shared__ int again;
     C63HDStatus *st = (C63HDStatus *)p.status;
     c63hd_state *entry = (c63hd_state *)p.entry, *exit_ = (c63hd_state *)p.exit;
     C63HDSum *sums = (C63HDSum *)p.sums;
-    const int u = threadIdx.x;
+    const int u = threadIdx.x, lane = u / C63HD_GROUP, v = u % C63HD_GROUP;
     unsigned limit;
     int per, first;
     C63HDSum acc = { 0, { 0, 0, 0 } };
 
     if (!c63_hd_prepare(p, &t, &limit))
         return;
-    for (int g = 1; g < p.ngroups; g++) {
-        int s0;
-        const int n = c63hd_group(p.nsegs, g, &s0);
-        c63hd_state en = 0, ex = 0;
-        C63HDSum sum = { 0, { 0, 0, 0 } };
-        __syncthreads();        /* the last group's writes */
-        if (entry[s0] == exit_[s0 - 1])
-            continue;
-        if (!u) {
-            en = ex = exit_[s0 - 1];
-            st->redone++;
-        } else if (u < n) {
-            en  = entry[s0 + u - 1];
-            ex  = exit_[s0 + u - 1];
-            sum = sums[s0 + u - 1];
+    do {
+        __syncthreads();        /* every thread has read again */
+        if (!u)
+            again = 0;
+        for (int g0 = 1; g0 < p.ngroups; g0 += C63HD_LANES) {
+            const int g = g0 + lane;
+            int s0 = 0, n = 0, redo = 0;
+            c63hd_state en = 0, ex = 0;
+            C63HDSum sum = { 0, { 0, 0, 0 } };
+            if (g < p.ngroups) {
+                n    = c63hd_group(p.nsegs, g, &s0);
+                redo = entry[s0] != exit_[s0 - 1];
+            }
+            if (redo) {
+                if (!v) {
+                    en = ex = exit_[s0 - 1];
+                } else if (v < n) {
+                    en  = entry[s0 + v - 1];
+                    ex  = exit_[s0 + v - 1];
+                    sum = sums[s0 + v - 1];
+                }
+                ex_s[lane][v] = ex;
+            }
+            /* the batch's overlaps read before any of its groups writes;
+             * the lanes of groups not decoded again wait at the same
+             * barriers */
+            __syncthreads();
+            c63_hd_rounds(p, &t, limit, s0, redo ? n : 0, v, &en, &ex, &sum, ex_s[lane]);
+            if (redo && v >= 1 && v < n) {
+                entry[s0 + v - 1] = en;
+                exit_[s0 + v - 1] = ex;
+                sums[s0 + v - 1]  = sum;
+            }
+            if (redo && !v) {
+                atomicAdd(&st->redone, 1);
+                again = 1;
+            }
+            __syncthreads();    /* the batch's writes */
         }
-        if (u < C63HD_GROUP)
-            ex_s[u] = ex;
-        /* the rounds with the group's threads; the others wait at the
-         * same barriers */
-        c63_hd_rounds(p, &t, limit, s0, u < C63HD_GROUP ? n : 0, u, &en, &ex, &sum, ex_s);
-        if (u >= 1 && u < n) {
-            entry[s0 + u - 1] = en;
-            exit_[s0 + u - 1] = ex;
-            sums[s0 + u - 1]  = sum;
-        }
-    }
-    __syncthreads();
+    } while (again);
 
     /* exclusive scan of the sums: a run of segments a thread */
     per   = (p.nsegs + C63HD_RESOLVE_THREADS - 1) / C63HD_RESOLVE_THREADS;

@@ -37,22 +37,25 @@
  * 2. Synchronisation (c63hd_run_seg): the data are cut into segments of
  *    C63HD_SEG_BITS bits. A decoder state (c63hd_state: a bit position at
  *    a code boundary, the block's place in its macroblock and the next
- *    coefficient) determines everything after it. Each segment is decoded
- *    from C63HD_GUESSES guessed states at its first bit, one for each
- *    place in the macroblock, to the first code boundary at or past its
- *    end (its exit), and starts as the guess whose exit most of them
- *    reached; then, in rounds, each segment is decoded again from its
- *    predecessor's exit wherever that differs from the state it started
- *    from, until no exit changes. Huffman codes synchronise by
- *    themselves: a decoding from a wrong state soon falls onto the true
- *    code boundaries, and one of the guesses is in the true place, so a
- *    round's decoding mostly meets a guess within a part of the segment
- *    and takes the rest from it. Groups of C63HD_GROUP segments do this on
- *    their own, each from guesses decoded over the C63HD_OVERLAP
- *    segments before it (the overlap); c63hd_resolve then redoes, in
- *    order, any group whose overlap did not land on its predecessor's
- *    true exit (at worst the decoding becomes serial, never wrong) and
- *    scans the segments' block counts and DC sums.
+ *    coefficient) determines everything after it. Each segment is first
+ *    decoded from C63HD_GUESSES guessed states at its first bit, one for
+ *    each place in the macroblock, to the first code boundary at or past
+ *    its end (its exit), all segments' guesses at once; it starts as the
+ *    guess whose exit most of them reached (c63hd_unit_start). Then, in
+ *    rounds, each segment is decoded again from its predecessor's exit
+ *    wherever that differs from the state it started from, until no exit
+ *    changes. Huffman codes synchronise by themselves: a decoding from a
+ *    wrong state soon falls onto the true code boundaries, and one of the
+ *    guesses is in the true place, so a round's decoding mostly meets a
+ *    guess within a part of the segment and takes the rest from it.
+ *    Groups of C63HD_GROUP segments do the rounds on their own, each
+ *    group's first unit (its overlap) the segment before its first, as
+ *    its likeliest guess left it. The resolution (c63_hd_resolve) then
+ *    decodes again any group whose overlap did not land on its
+ *    predecessor's exit, C63HD_LANES groups at once, in passes over the
+ *    groups until none is decoded again (at worst the decoding becomes
+ *    serial, never wrong), and scans the segments' block counts and DC
+ *    sums.
  *
  *    Every decoding keeps a record (c63hd_run_seg): the state at the
  *    start of each of the segment's C63HD_SUB parts and the sums before
@@ -87,7 +90,9 @@
 #define C63HD_REC      (C63HD_SUB + 1)  ///< a decoding's record: its parts' starts, its exit
 #define C63HD_GUESSES  6            ///< guesses a segment, one a place in the macroblock
 #define C63HD_GROUP    128          ///< segments of a group (threads of a block)
-#define C63HD_OVERLAP  1            ///< segments a group's overlap decodes
+#define C63HD_GUESS_THREADS 64      ///< threads of a block of guesses
+#define C63HD_RESOLVE_THREADS 1024  ///< threads of the resolution's block
+#define C63HD_LANES (C63HD_RESOLVE_THREADS / C63HD_GROUP) ///< groups the resolution decodes at once
 #define C63HD_CHUNK    4096         ///< bytes of an unstuffing chunk
 #define C63HD_CHUNK_THREADS 256     ///< threads of an unstuffing block
 /** Zero bytes after the data, beyond what any decoding reads: a block
@@ -567,12 +572,33 @@ KERNEL_FORCEINLINE C63HDSum c63hd_take_guess(const C63HDParams *p, int s, int g)
     return ((const C63HDSum *)p->gsums)[r + C63HD_SUB];
 }
 
-/** The state a group's overlap (its unit 0) starts from, for the group
- *  whose first segment is s0 > 0: guess c C63HD_OVERLAP segments before,
- *  or the stream's start (exact) where that is the first segment. */
-KERNEL_FORCEINLINE c63hd_state c63hd_overlap_start(int s0, int c)
+/**
+ * Unit u of the group whose first segment is s0 (segment s0 + u - 1)
+ * starts as the likeliest of its guesses: its entry, its exit, and for
+ * u > 0 its record and sums (c63hd_take_guess()). Unit 0 (the overlap)
+ * leaves the record to the group before, whose last unit it is; that of
+ * the first group is the stream's start.
+ */
+KERNEL_FORCEINLINE void c63hd_unit_start(const C63HDParams *p, int s0, int u, c63hd_state *en,
+                                         c63hd_state *ex, C63HDSum *sum)
 {
-    return s0 <= C63HD_OVERLAP ? C63HD_STATE(0, 0, 0) : C63HD_GUESS(s0 - C63HD_OVERLAP, c);
+    const int s = s0 + u - 1;
+    const c63hd_state *g;
+    c63hd_state ex6[C63HD_GUESSES];
+    int c;
+
+    if (s < 0) {
+        *en = *ex = C63HD_STATE(0, 0, 0);
+        return;
+    }
+    g = (const c63hd_state *)p->guess + (size_t)s * C63HD_GUESSES * C63HD_REC;
+    for (c = 0; c < C63HD_GUESSES; c++)
+        ex6[c] = g[c * C63HD_REC + C63HD_SUB];
+    c   = c63hd_choose(ex6, 1);
+    *en = C63HD_GUESS(s, c);
+    *ex = ex6[c];
+    if (u)
+        *sum = c63hd_take_guess(p, s, c);
 }
 
 /** The limit of c63hd_run: blocks may start up to 8 bits past the data

@@ -66,7 +66,7 @@ extern const unsigned int ff_c63_cuda_dec_ptx_len;
 typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
 typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 
-enum { K_CHUNKS, K_UNSTUFF, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
+enum { K_CHUNKS, K_UNSTUFF, K_GUESS, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
 
 /* A frame on the device: what it has of its own while the next one is
  * queued beside it. Its entropy decoding runs on its own stream, beside
@@ -315,8 +315,11 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
         return ret;
     if ((ret = launch(avctx, h, st, K_CHUNKS,  p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
-        (ret = launch(avctx, h, st, K_SYNC,    p.ngroups, C63HD_GUESSES * C63HD_GROUP, &p)) < 0 ||
-        (ret = launch(avctx, h, st, K_RESOLVE, 1, 1024, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_GUESS,
+                      (p.nsegs * C63HD_GUESSES + C63HD_GUESS_THREADS - 1) / C63HD_GUESS_THREADS,
+                      C63HD_GUESS_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_SYNC,    p.ngroups, C63HD_GROUP, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_RESOLVE, 1, C63HD_RESOLVE_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_WRITE,
                       (p.nsegs * C63HD_SUB + C63HD_GROUP - 1) / C63HD_GROUP, C63HD_GROUP, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_FIXUP, (rows * 32 + 127) / 128, 128, &p)) < 0)
@@ -455,7 +458,8 @@ static int c63_cuda_uninit(AVCodecContext *avctx)
 static int c63_cuda_init(AVCodecContext *avctx)
 {
     static const char *const names[NB_KERNELS] = {
-        [K_CHUNKS] = "c63_hd_chunks", [K_UNSTUFF] = "c63_hd_unstuff", [K_SYNC] = "c63_hd_sync",
+        [K_CHUNKS] = "c63_hd_chunks", [K_UNSTUFF] = "c63_hd_unstuff", [K_GUESS] = "c63_hd_guess",
+        [K_SYNC] = "c63_hd_sync",
         [K_RESOLVE] = "c63_hd_resolve", [K_WRITE] = "c63_hd_write", [K_FIXUP] = "c63_hd_fixup",
         [K_RECON] = "c63_recon",
     };

@@ -81,6 +81,49 @@ static inline void c63hd_group_store(int s0, int n, const c63hd_state *en, const
     }
 }
 
+/* One pass of the resolution: the groups C63HD_LANES at a time, in order;
+ * those of a batch whose overlap missed their predecessor's exit as it
+ * was when the batch began decoded again from it. Returns the groups
+ * decoded again (p->status's redone counts them). */
+static inline int c63hd_resolve_pass(const C63HDParams *p, const unsigned char *data,
+                                     const C63HDTables *t, unsigned limit, c63hd_state *entry,
+                                     c63hd_state *exit_, C63HDSum *sums)
+{
+    C63HDStatus *st = (C63HDStatus *)(uintptr_t)p->status;
+    int redone = 0;
+
+    for (int g0 = 1; g0 < p->ngroups; g0 += C63HD_LANES) {
+        c63hd_state overlap[C63HD_LANES];
+        int redo[C63HD_LANES];
+        for (int l = 0; l < C63HD_LANES && g0 + l < p->ngroups; l++) {
+            int s0;
+            c63hd_group(p->nsegs, g0 + l, &s0);
+            redo[l]    = entry[s0] != exit_[s0 - 1];
+            overlap[l] = exit_[s0 - 1];
+        }
+        for (int l = 0; l < C63HD_LANES && g0 + l < p->ngroups; l++) {
+            c63hd_state en[C63HD_GROUP], ex[C63HD_GROUP];
+            C63HDSum sum[C63HD_GROUP];
+            int s0;
+            const int n = c63hd_group(p->nsegs, g0 + l, &s0);
+            if (!redo[l])
+                continue;
+            en[0] = ex[0] = overlap[l];
+            memset(&sum[0], 0, sizeof(sum[0]));
+            for (int u = 1; u < n; u++) {
+                en[u]  = entry[s0 + u - 1];
+                ex[u]  = exit_[s0 + u - 1];
+                sum[u] = sums[s0 + u - 1];
+            }
+            c63hd_group_rounds(p, data, t, limit, s0, n, en, ex, sum);
+            c63hd_group_store(s0, n, en, ex, sum, entry, exit_, sums);
+            redone++;
+        }
+    }
+    st->redone += redone;
+    return redone;
+}
+
 /**
  * Decode the stuffed data p->pkt (p->pkt_size bytes and a zero byte
  * after) into the buffers of p, all on the host: data (pkt_size +
@@ -148,67 +191,31 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
     size  = st->size;
     limit = c63hd_limit(size);
 
-    /* 2. synchronisation: c63_hd_sync, a group a thread block */
+    /* 2. synchronisation: the guesses (c63_hd_guess, a guess a thread),
+     * then the rounds (c63_hd_sync, a group a thread block) */
+    for (int s = 0; s < p->nsegs; s++) {
+        for (int c = 0; c < C63HD_GUESSES; c++) {
+            const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC;
+            C63HDSum gsum = { 0 };
+            c63hd_run_seg(data, t, p->keyframe, C63HD_GUESS(s, c), s, limit, &gsum,
+                          guess + r, gsums + r, NULL, NULL);
+        }
+    }
     for (int g = 0; g < p->ngroups; g++) {
         c63hd_state en[C63HD_GROUP], ex[C63HD_GROUP];
         C63HDSum sum[C63HD_GROUP];
         int s0;
         const int n = c63hd_group(p->nsegs, g, &s0);
         memset(sum, 0, sizeof(sum));
-        for (int u = 0; u < n; u++) {
-            const int s = s0 + u - 1;
-            c63hd_state ex6[C63HD_GUESSES];
-            int c;
-            if (!u) {   /* the overlap: its exit is the group's first entry */
-                if (!s0) {
-                    en[0] = ex[0] = c63hd_overlap_start(0, 0);
-                    continue;
-                }
-                for (c = 0; c < C63HD_GUESSES; c++) {
-                    C63HDSum none = { 0 };
-                    ex6[c] = c63hd_run_seg(data, t, p->keyframe, c63hd_overlap_start(s0, c), s0 - 1,
-                                           limit, &none, NULL, NULL, NULL, NULL);
-                }
-                c     = c63hd_choose(ex6, 1);
-                en[0] = c63hd_overlap_start(s0, c);
-                ex[0] = ex6[c];
-                continue;
-            }
-            /* the guesses, each kept; the segment starts as the likeliest */
-            for (c = 0; c < C63HD_GUESSES; c++) {
-                const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC;
-                C63HDSum gsum = { 0 };
-                ex6[c] = c63hd_run_seg(data, t, p->keyframe, C63HD_GUESS(s, c), s, limit, &gsum,
-                                       guess + r, gsums + r, NULL, NULL);
-            }
-            c      = c63hd_choose(ex6, 1);
-            en[u]  = C63HD_GUESS(s, c);
-            ex[u]  = ex6[c];
-            sum[u] = c63hd_take_guess(p, s, c);
-        }
+        for (int u = 0; u < n; u++)
+            c63hd_unit_start(p, s0, u, &en[u], &ex[u], &sum[u]);
         c63hd_group_rounds(p, data, t, limit, s0, n, en, ex, sum);
         c63hd_group_store(s0, n, en, ex, sum, entry, exit_, sums);
     }
 
     /* 3. resolution: c63_hd_resolve, one thread block */
-    for (int g = 1; g < p->ngroups; g++) {
-        c63hd_state en[C63HD_GROUP], ex[C63HD_GROUP];
-        C63HDSum sum[C63HD_GROUP];
-        int s0;
-        const int n = c63hd_group(p->nsegs, g, &s0);
-        if (entry[s0] == exit_[s0 - 1])
-            continue;
-        en[0] = ex[0] = exit_[s0 - 1];
-        memset(&sum[0], 0, sizeof(sum[0]));
-        for (int u = 1; u < n; u++) {
-            en[u]  = entry[s0 + u - 1];
-            ex[u]  = exit_[s0 + u - 1];
-            sum[u] = sums[s0 + u - 1];
-        }
-        c63hd_group_rounds(p, data, t, limit, s0, n, en, ex, sum);
-        c63hd_group_store(s0, n, en, ex, sum, entry, exit_, sums);
-        st->redone++;
-    }
+    while (c63hd_resolve_pass(p, data, t, limit, entry, exit_, sums))
+        ;
     {
         C63HDSum acc = { 0 };
         for (int s = 0; s < p->nsegs; s++) {
