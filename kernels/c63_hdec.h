@@ -152,6 +152,12 @@ typedef struct C63HDTables {
 typedef c63hd_u64 c63hd_state;
 #define C63HD_STATE(pos, comp, k) ((c63hd_u64)(pos) | (c63hd_u64)(comp) << 32 | (c63hd_u64)(k) << 40)
 #define C63HD_POS(s)  ((unsigned)(s))
+/** Where every decoding ends that reaches the start of a block past the
+ *  limit (c63hd_run): one state for all of them, so that the segments
+ *  past the data's end decode nothing, whatever they start from, and
+ *  change nothing from one round to the next. */
+#define C63HD_END_POS 0xFFFFFFFFu
+#define C63HD_END     C63HD_STATE(C63HD_END_POS, 0, 0)
 #define C63HD_COMP(s) ((int)((s) >> 32) & 0xFF)
 #define C63HD_K(s)    ((int)((s) >> 40) & 0xFF)
 
@@ -349,9 +355,10 @@ KERNEL_FORCEINLINE void c63hd_fail(C63HDOut *o, int check, int detail)
 }
 
 /**
- * Decode from state s up to the first code boundary at or past end, or
- * to the start of a block past limit (nothing there counts: its row ends
- * past the data); return the state there. sum receives the blocks started
+ * Decode from state s up to the first code boundary at or past end and
+ * return the state there; or, at the start of a block past limit
+ * (nothing there counts: its row ends past the data), stop and return
+ * C63HD_END. sum receives the blocks started
  * and their DC differences. With out (write mode), write what is decoded;
  * out->block is the block s is in (its coding index, counted from the
  * first whose start the decoding met less one if s is mid-block).
@@ -375,8 +382,11 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
         if (!k) {
             /* the block's start: use_mv, reuse or the vector, the DC */
             int use_mv, reuse = 0, mvx = 0, mvy = 0, diff = 0, n;
-            if (pos > limit)
+            if (pos > limit) {
+                pos  = C63HD_END_POS;
+                comp = 0;
                 break;
+            }
             w = c63hd_peek(data, pos);
             use_mv = (int)(w >> 63);
             used = 1;
