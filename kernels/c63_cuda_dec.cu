@@ -198,6 +198,58 @@ c63_hd_guess(C63HDParams p)
                   (C63HDSum *)p.gsums + (size_t)i * C63HD_REC, 0, 0);
 }
 
+/* Synchronisation, the links: link c of segment s a thread (thread
+ * 6 s + c). */
+extern "C" __global__ void __launch_bounds__(C63HD_GUESS_THREADS)
+c63_hd_link(C63HDParams p)
+{
+    __shared__ C63HDTables t;
+    const int i = blockIdx.x * C63HD_GUESS_THREADS + threadIdx.x;
+    const int s = i / C63HD_GUESSES, c = i % C63HD_GUESSES;
+    unsigned limit;
+
+    if (!c63_hd_prepare(p, &t, &limit) || s >= p.nsegs)
+        return;
+    ((u8 *)p.link)[8 * (size_t)s + c] = (u8)c63hd_link(&p, (const u8 *)p.data, &t, limit, s, c);
+}
+
+/* Synchronisation, the chain: the links composed from the stream's start
+ * (an inclusive scan of maps, a run of segments a thread), each
+ * segment's guess into its link [6]. */
+extern "C" __global__ void __launch_bounds__(C63HD_CHAIN_THREADS)
+c63_hd_chain(C63HDParams p)
+{
+    __shared__ unsigned maps[C63HD_CHAIN_THREADS];
+    u8 *link = (u8 *)p.link;
+    const int u = threadIdx.x;
+    const int per = (p.nsegs + C63HD_CHAIN_THREADS - 1) / C63HD_CHAIN_THREADS, first = u * per;
+    unsigned m = 0;     /* (the identity for 6 guesses, 3 bits each) */
+    int x;
+
+    if (!c63_hd_ok(p))
+        return;
+    for (int c = 0; c < C63HD_GUESSES; c++)
+        m |= (unsigned)c << 3 * c;
+    for (int s = first; s < first + per && s < p.nsegs; s++)
+        m = c63hd_compose(m, c63hd_map(link, s));
+    maps[u] = m;
+    for (int o = 1; o < C63HD_CHAIN_THREADS; o <<= 1) {
+        unsigned v;
+        __syncthreads();
+        v = u >= o ? c63hd_compose(maps[u - o], maps[u]) : maps[u];
+        __syncthreads();
+        maps[u] = v;
+    }
+    __syncthreads();
+    /* the runs before this one begin at the stream's start, so their map
+     * is constant */
+    x = u ? (int)(maps[u - 1] & 7) : 0;
+    for (int s = first; s < first + per && s < p.nsegs; s++) {
+        x = link[8 * (size_t)s + x];
+        link[8 * (size_t)s + 6] = (u8)x;
+    }
+}
+
 /* Synchronisation, the rounds: a group a block, unit u (segment
  * s0 + u - 1) thread u, unit 0 the overlap. */
 extern "C" __global__ void __launch_bounds__(C63HD_GROUP)

@@ -40,22 +40,27 @@
  *    coefficient) determines everything after it. Each segment is first
  *    decoded from C63HD_GUESSES guessed states at its first bit, one for
  *    each place in the macroblock, to the first code boundary at or past
- *    its end (its exit), all segments' guesses at once; it starts as the
- *    guess whose exit most of them reached (c63hd_unit_start). Then, in
- *    rounds, each segment is decoded again from its predecessor's exit
- *    wherever that differs from the state it started from, until no exit
- *    changes. Huffman codes synchronise by themselves: a decoding from a
- *    wrong state soon falls onto the true code boundaries, and one of the
- *    guesses is in the true place, so a round's decoding mostly meets a
- *    guess within a part of the segment and takes the rest from it.
- *    Groups of C63HD_GROUP segments do the rounds on their own, each
- *    group's first unit (its overlap) the segment before its first, as
- *    its likeliest guess left it. The resolution (c63_hd_resolve) then
- *    decodes again any group whose overlap did not land on its
- *    predecessor's exit, C63HD_LANES groups at once, in passes over the
- *    groups until none is decoded again (at worst the decoding becomes
- *    serial, never wrong), and scans the segments' block counts and DC
- *    sums.
+ *    its end (its exit), all segments' guesses at once. Huffman codes
+ *    synchronise by themselves: a decoding from a wrong state soon falls
+ *    onto the true code boundaries, and one of the guesses is in the true
+ *    place, so a later decoding mostly meets a guess within a part of the
+ *    segment and takes the rest from it. Then each segment is decoded
+ *    from each of its predecessor's guesses' exits, each decoding kept
+ *    (c63hd_link): mostly it ends as one of the segment's own guesses,
+ *    which gives a map from the predecessor's guesses to the segment's,
+ *    the links. Composed from the stream's start (c63_hd_chain: a scan),
+ *    they name each segment's guess on the way of the true decoding,
+ *    unless a link missed; each segment starts as its decoding from its
+ *    predecessor's (c63hd_unit_start). Then, in rounds, each segment is
+ *    decoded again from its predecessor's exit wherever that differs from
+ *    the state it started from, until no exit changes (where a link
+ *    missed). Groups of C63HD_GROUP segments do the rounds on their own,
+ *    each group's first unit (its overlap) the segment before its first,
+ *    as it started. The resolution (c63_hd_resolve) then decodes again
+ *    any group whose overlap did not land on its predecessor's exit,
+ *    C63HD_LANES groups at once, in passes over the groups until none is
+ *    decoded again (at worst the decoding becomes serial, never wrong),
+ *    and scans the segments' block counts and DC sums.
  *
  *    Every decoding keeps a record (c63hd_run_seg): the state at the
  *    start of each of the segment's C63HD_SUB parts and the sums before
@@ -92,6 +97,7 @@
 #define C63HD_GROUP    128          ///< segments of a group (threads of a block)
 #define C63HD_GUESS_THREADS 64      ///< threads of a block of guesses
 #define C63HD_RESOLVE_THREADS 1024  ///< threads of the resolution's block
+#define C63HD_CHAIN_THREADS 1024    ///< threads of the chain's block (c63_hd_chain)
 #define C63HD_LANES (C63HD_RESOLVE_THREADS / C63HD_GROUP) ///< groups the resolution decodes at once
 #define C63HD_CHUNK    4096         ///< bytes of an unstuffing chunk
 #define C63HD_CHUNK_THREADS 256     ///< threads of an unstuffing block
@@ -191,6 +197,15 @@ typedef struct C63HDParams {
     unsigned long long guess;   ///< c63hd_state, C63HD_GUESSES records per
                                 ///  segment: those of its guesses
     unsigned long long gsums;   ///< C63HDSum, the same for the sums
+    unsigned long long link;    ///< unsigned char, 8 per segment: [c] the guess
+                                ///  the decoding from its predecessor's
+                                ///  guess c's exit ends as (c63hd_link),
+                                ///  [6] the guess on the true decoding's
+                                ///  way (c63_hd_chain)
+    unsigned long long lcp;     ///< c63hd_state, C63HD_GUESSES records per
+                                ///  segment: those of the decodings from
+                                ///  its predecessor's guesses' exits
+    unsigned long long lcps;    ///< C63HDSum, the same for the sums
     unsigned long long start;   ///< unsigned per block + 1: its first bit (coding order)
     unsigned long long info;    ///< unsigned per block: C63HD_INFO (coding order)
     unsigned long long coef;    ///< short: 64 per block, zigzag, planes in raster order
@@ -570,7 +585,7 @@ KERNEL_FORCEINLINE int c63hd_choose(const c63hd_state *ex, int stride)
     return best;
 }
 
-/** Segment s starts as its guess g (after c63hd_choose()): the guess's
+/** Segment s starts as its guess g (c63hd_unit_start()): the guess's
  *  record becomes the segment's. Returns the guess's sums. */
 KERNEL_FORCEINLINE C63HDSum c63hd_take_guess(const C63HDParams *p, int s, int g)
 {
@@ -583,32 +598,80 @@ KERNEL_FORCEINLINE C63HDSum c63hd_take_guess(const C63HDParams *p, int s, int g)
 }
 
 /**
+ * Link c of segment s: decode it from the exit of its predecessor's guess
+ * c (s > 0) or from the stream's start (s = 0, every c), keeping the
+ * decoding's record (c63hd_run_seg(), which mostly meets one of the
+ * segment's guesses); return the guess whose exit it reaches, else the
+ * one whose exit most guesses reached (c63hd_choose()).
+ */
+KERNEL_FORCEINLINE int c63hd_link(const C63HDParams *p, const unsigned char *data,
+                                  const C63HDTables *t, unsigned limit, int s, int c)
+{
+    const c63hd_state *guess = (const c63hd_state *)p->guess;
+    const size_t g = (size_t)s * C63HD_GUESSES * C63HD_REC, r = g + (size_t)c * C63HD_REC;
+    const c63hd_state e = !s ? C63HD_STATE(0, 0, 0) : guess[r - C63HD_GUESSES * C63HD_REC + C63HD_SUB];
+    c63hd_state ex, ex6[C63HD_GUESSES];
+    C63HDSum sum = { 0, { 0, 0, 0 } };
+
+    ex = c63hd_run_seg(data, t, p->keyframe, e, s, limit, &sum, (c63hd_state *)p->lcp + r,
+                       (C63HDSum *)p->lcps + r, guess + g, (const C63HDSum *)p->gsums + g);
+    for (int d = 0; d < C63HD_GUESSES; d++) {
+        ex6[d] = guess[g + d * C63HD_REC + C63HD_SUB];
+        if (ex6[d] == ex)
+            return d;
+    }
+    return c63hd_choose(ex6, 1);
+}
+
+/** The links of segment s (s > 0: from its predecessor's guess c; s = 0:
+ *  from the stream's start, the same for every c) as a map of the
+ *  guesses, 3 bits each. */
+KERNEL_FORCEINLINE unsigned c63hd_map(const unsigned char *link, int s)
+{
+    unsigned m = 0;
+    for (int c = 0; c < C63HD_GUESSES; c++)
+        m |= (unsigned)link[8 * (size_t)s + c] << 3 * c;
+    return m;
+}
+
+/** The map that applies a, then b. */
+KERNEL_FORCEINLINE unsigned c63hd_compose(unsigned a, unsigned b)
+{
+    unsigned m = 0;
+    for (int c = 0; c < C63HD_GUESSES; c++)
+        m |= (b >> 3 * ((a >> 3 * c) & 7) & 7) << 3 * c;
+    return m;
+}
+
+/**
  * Unit u of the group whose first segment is s0 (segment s0 + u - 1)
- * starts as the likeliest of its guesses: its entry, its exit, and for
- * u > 0 its record and sums (c63hd_take_guess()). Unit 0 (the overlap)
- * leaves the record to the group before, whose last unit it is; that of
- * the first group is the stream's start.
+ * starts as its link from its predecessor's guess on the true decoding's
+ * way (c63_hd_chain): the entry, the exit, and for u > 0 the record and
+ * sums. Unit 0 (the overlap) leaves the record to the group before, whose
+ * last unit it is; that of the first group is the stream's start.
  */
 KERNEL_FORCEINLINE void c63hd_unit_start(const C63HDParams *p, int s0, int u, c63hd_state *en,
                                          c63hd_state *ex, C63HDSum *sum)
 {
     const int s = s0 + u - 1;
-    const c63hd_state *g;
-    c63hd_state ex6[C63HD_GUESSES];
-    int c;
+    const int c = s > 0 ? ((const unsigned char *)p->link)[8 * (size_t)(s - 1) + 6] : 0;
+    const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC, o = (size_t)s * C63HD_REC;
+    const c63hd_state *lcp = (const c63hd_state *)p->lcp;
+    const C63HDSum *lcps = (const C63HDSum *)p->lcps;
 
     if (s < 0) {
         *en = *ex = C63HD_STATE(0, 0, 0);
         return;
     }
-    g = (const c63hd_state *)p->guess + (size_t)s * C63HD_GUESSES * C63HD_REC;
-    for (c = 0; c < C63HD_GUESSES; c++)
-        ex6[c] = g[c * C63HD_REC + C63HD_SUB];
-    c   = c63hd_choose(ex6, 1);
-    *en = C63HD_GUESS(s, c);
-    *ex = ex6[c];
-    if (u)
-        *sum = c63hd_take_guess(p, s, c);
+    *en = lcp[r];
+    *ex = lcp[r + C63HD_SUB];
+    if (!u)
+        return;
+    for (int j = 0; j < C63HD_REC; j++) {
+        ((c63hd_state *)p->cp)[o + j] = lcp[r + j];
+        ((C63HDSum *)p->cps)[o + j]   = lcps[r + j];
+    }
+    *sum = lcps[r + C63HD_SUB];
 }
 
 /** The limit of c63hd_run: blocks may start up to 8 bits past the data

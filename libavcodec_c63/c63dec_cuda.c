@@ -66,7 +66,7 @@ extern const unsigned int ff_c63_cuda_dec_ptx_len;
 typedef CUresult CUDAAPI tcuMemAllocHost(void **pp, size_t bytesize);
 typedef CUresult CUDAAPI tcuMemFreeHost(void *p);
 
-enum { K_CHUNKS, K_UNSTUFF, K_GUESS, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
+enum { K_CHUNKS, K_UNSTUFF, K_GUESS, K_LINK, K_CHAIN, K_SYNC, K_RESOLVE, K_WRITE, K_FIXUP, K_RECON, NB_KERNELS };
 
 /* A frame on the device: what it has of its own while the next one is
  * queued beside it. Its entropy decoding runs on its own stream, beside
@@ -83,7 +83,8 @@ typedef struct C63CUDASlot {
     /* per geometry */
     CUdeviceptr d_start, d_info, d_coef, d_mv;
     /* per largest packet (with d_in and h_in) */
-    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums;
+    CUdeviceptr d_data, d_chunks, d_entry, d_exit, d_sums, d_cp, d_cps, d_guess, d_gsums,
+                d_link, d_lcp, d_lcps;
 
     C63HDParams p;              ///< for its status
     const uint8_t *pkt;         ///< its entropy-coded data (the decoder keeps the packet)
@@ -145,7 +146,8 @@ static void free_packet_buffers(AVCodecContext *avctx, C63CUDAContext *h)
         C63CUDASlot *sl = &h->slot[i];
         CUdeviceptr *const d[] = { &sl->d_in, &sl->d_data, &sl->d_chunks, &sl->d_entry,
                                    &sl->d_exit, &sl->d_sums, &sl->d_cp, &sl->d_cps,
-                                   &sl->d_guess, &sl->d_gsums };
+                                   &sl->d_guess, &sl->d_gsums, &sl->d_link,
+                                   &sl->d_lcp, &sl->d_lcps };
         free_device(avctx, h, d, FF_ARRAY_ELEMS(d));
         free_host(h, sl->h_in);
         sl->h_in = NULL;
@@ -199,7 +201,12 @@ static int packet_buffers(AVCodecContext *avctx, C63CUDAContext *h, int size)
             (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_guess, sizeof(c63hd_state) * C63HD_GUESSES *
                                                          C63HD_REC * nsegs))) < 0 ||
             (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_gsums, sizeof(C63HDSum) * C63HD_GUESSES *
-                                                         C63HD_REC * nsegs))) < 0) {
+                                                         C63HD_REC * nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_link, 8 * (size_t)nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_lcp, sizeof(c63hd_state) * C63HD_GUESSES *
+                                                       C63HD_REC * nsegs))) < 0 ||
+            (ret = CHECK_CU(cu->cuMemAlloc(&sl->d_lcps, sizeof(C63HDSum) * C63HD_GUESSES *
+                                                        C63HD_REC * nsegs))) < 0) {
             free_packet_buffers(avctx, h);
             return ret;
         }
@@ -286,6 +293,9 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     p.cps    = sl->d_cps;
     p.guess  = sl->d_guess;
     p.gsums  = sl->d_gsums;
+    p.link   = sl->d_link;
+    p.lcp    = sl->d_lcp;
+    p.lcps   = sl->d_lcps;
     p.start  = sl->d_start;
     p.info   = sl->d_info;
     p.coef   = sl->d_coef;
@@ -318,6 +328,10 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
         (ret = launch(avctx, h, st, K_GUESS,
                       (p.nsegs * C63HD_GUESSES + C63HD_GUESS_THREADS - 1) / C63HD_GUESS_THREADS,
                       C63HD_GUESS_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_LINK,
+                      (p.nsegs * C63HD_GUESSES + C63HD_GUESS_THREADS - 1) / C63HD_GUESS_THREADS,
+                      C63HD_GUESS_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_CHAIN,   1, C63HD_CHAIN_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_SYNC,    p.ngroups, C63HD_GROUP, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_RESOLVE, 1, C63HD_RESOLVE_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_WRITE,
@@ -459,7 +473,7 @@ static int c63_cuda_init(AVCodecContext *avctx)
 {
     static const char *const names[NB_KERNELS] = {
         [K_CHUNKS] = "c63_hd_chunks", [K_UNSTUFF] = "c63_hd_unstuff", [K_GUESS] = "c63_hd_guess",
-        [K_SYNC] = "c63_hd_sync",
+        [K_LINK] = "c63_hd_link", [K_CHAIN] = "c63_hd_chain", [K_SYNC] = "c63_hd_sync",
         [K_RESOLVE] = "c63_hd_resolve", [K_WRITE] = "c63_hd_write", [K_FIXUP] = "c63_hd_fixup",
         [K_RECON] = "c63_recon",
     };

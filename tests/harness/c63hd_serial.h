@@ -20,9 +20,10 @@
 
 /*
  * c63hd_decode_cpu(): the stages of cuda_kernels/c63_hdec.h as the CUDA
- * kernels of c63_cuda_dec.cu run them (the same chunks, segments, groups,
- * rounds and resolution), their units one after the other: what the GPU
- * computes, on the CPU, for the tests to hold against the serial decoder.
+ * kernels of c63_cuda_dec.cu run them (the same chunks, segments,
+ * guesses, links, groups, rounds and resolution), their units one after
+ * the other: what the GPU computes, on the CPU, for the tests to hold
+ * against the serial decoder.
  */
 
 #ifndef TESTS_C63HD_SERIAL_H
@@ -129,9 +130,9 @@ static inline int c63hd_resolve_pass(const C63HDParams *p, const unsigned char *
  * after) into the buffers of p, all on the host: data (pkt_size +
  * C63HD_PAD bytes), chunks, entry, exit, sums (nsegs each), start
  * (nblocks + 1), info (nblocks), cp and cps (C63HD_REC nsegs each),
- * guess and gsums (C63HD_GUESSES C63HD_REC nsegs each), coef (64
- * nblocks, zeroed by the caller as the hwaccel zeroes it) and mv. status receives the marker, the size and
- * the first error.
+ * guess, gsums, lcp and lcps (C63HD_GUESSES C63HD_REC nsegs each), link (8 nsegs),
+ * coef (64 nblocks, zeroed by the caller as the hwaccel zeroes it) and
+ * mv. status receives the marker, the size and the first error.
  */
 static inline void c63hd_decode_cpu(const C63HDParams *p)
 {
@@ -147,6 +148,7 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
     C63HDSum *cps            = (C63HDSum *)(uintptr_t)p->cps;
     c63hd_state *guess       = (c63hd_state *)(uintptr_t)p->guess;
     C63HDSum *gsums          = (C63HDSum *)(uintptr_t)p->gsums;
+    unsigned char *link      = (unsigned char *)(uintptr_t)p->link;
     unsigned *start          = (unsigned *)(uintptr_t)p->start;
     unsigned *info           = (unsigned *)(uintptr_t)p->info;
     signed char *mv          = (signed char *)(uintptr_t)p->mv;
@@ -192,7 +194,8 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
     limit = c63hd_limit(size);
 
     /* 2. synchronisation: the guesses (c63_hd_guess, a guess a thread),
-     * then the rounds (c63_hd_sync, a group a thread block) */
+     * the links (c63_hd_link, an entry a thread), the chain (c63_hd_chain,
+     * a scan) and the rounds (c63_hd_sync, a group a thread block) */
     for (int s = 0; s < p->nsegs; s++) {
         for (int c = 0; c < C63HD_GUESSES; c++) {
             const size_t r = ((size_t)s * C63HD_GUESSES + c) * C63HD_REC;
@@ -200,6 +203,13 @@ static inline void c63hd_decode_cpu(const C63HDParams *p)
             c63hd_run_seg(data, t, p->keyframe, C63HD_GUESS(s, c), s, limit, &gsum,
                           guess + r, gsums + r, NULL, NULL);
         }
+    }
+    for (int s = 0; s < p->nsegs; s++)
+        for (int c = 0; c < C63HD_GUESSES; c++)
+            link[8 * (size_t)s + c] = (unsigned char)c63hd_link(p, data, t, limit, s, c);
+    for (int s = 0, x = 0; s < p->nsegs; s++) {
+        x = link[8 * (size_t)s + x];
+        link[8 * (size_t)s + 6] = (unsigned char)x;
     }
     for (int g = 0; g < p->ngroups; g++) {
         c63hd_state en[C63HD_GROUP], ex[C63HD_GROUP];

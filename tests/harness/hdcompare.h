@@ -84,8 +84,9 @@ struct Twin {
     std::vector<unsigned char> data;
     std::vector<unsigned> chunks, start, info;
     std::vector<c63hd_state> entry, exit_;
-    std::vector<C63HDSum> sums, cps, gsums;
-    std::vector<c63hd_state> cp, guess;
+    std::vector<C63HDSum> sums, cps, gsums, lcps;
+    std::vector<c63hd_state> cp, guess, lcp;
+    std::vector<unsigned char> link;
     std::vector<short> coef;
     std::vector<signed char> mv;
     int redone = 0;
@@ -148,6 +149,9 @@ static inline int twin_decode(Twin *tw, const uint8_t *buf, int size)
     tw->cps.assign((size_t)hp.nsegs * C63HD_REC, C63HDSum());
     tw->guess.assign((size_t)hp.nsegs * C63HD_GUESSES * C63HD_REC, 0);
     tw->gsums.assign((size_t)hp.nsegs * C63HD_GUESSES * C63HD_REC, C63HDSum());
+    tw->link.assign((size_t)hp.nsegs * 8, 0);
+    tw->lcp.assign((size_t)hp.nsegs * C63HD_GUESSES * C63HD_REC, 0);
+    tw->lcps.assign((size_t)hp.nsegs * C63HD_GUESSES * C63HD_REC, C63HDSum());
     tw->start.assign((size_t)hp.nblocks + 1, 0);
     tw->info.assign(hp.nblocks, 0);
     tw->coef.assign((size_t)64 * hp.nblocks, 0);
@@ -164,6 +168,9 @@ static inline int twin_decode(Twin *tw, const uint8_t *buf, int size)
     hp.cps    = (uintptr_t)tw->cps.data();
     hp.guess  = (uintptr_t)tw->guess.data();
     hp.gsums  = (uintptr_t)tw->gsums.data();
+    hp.link   = (uintptr_t)tw->link.data();
+    hp.lcp    = (uintptr_t)tw->lcp.data();
+    hp.lcps   = (uintptr_t)tw->lcps.data();
     hp.start  = (uintptr_t)tw->start.data();
     hp.info   = (uintptr_t)tw->info.data();
     hp.coef   = (uintptr_t)tw->coef.data();
