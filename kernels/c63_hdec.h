@@ -162,8 +162,7 @@ typedef c63hd_u64 c63hd_state;
  *  limit (c63hd_run): one state for all of them, so that the segments
  *  past the data's end decode nothing, whatever they start from, and
  *  change nothing from one round to the next. */
-#define C63HD_END_POS 0xFFFFFFFFu
-#define C63HD_END     C63HD_STATE(C63HD_END_POS, 0, 0)
+#define C63HD_END     C63HD_STATE(0xFFFFFFFFu, 0, 0)
 #define C63HD_COMP(s) ((int)((s) >> 32) & 0xFF)
 #define C63HD_K(s)    ((int)((s) >> 40) & 0xFF)
 
@@ -397,11 +396,8 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run(const unsigned char *data, const C63HDT
         if (!k) {
             /* the block's start: use_mv, reuse or the vector, the DC */
             int use_mv, reuse = 0, mvx = 0, mvy = 0, diff = 0, n;
-            if (pos > limit) {
-                pos  = C63HD_END_POS;
-                comp = 0;
-                break;
-            }
+            if (pos > limit)
+                return C63HD_END;
             w = c63hd_peek(data, pos);
             use_mv = (int)(w >> 63);
             used = 1;
@@ -570,31 +566,19 @@ KERNEL_FORCEINLINE c63hd_state c63hd_run_seg(const unsigned char *data, const C6
 
 /** Of a segment's guesses' exits, the one most of them reached (the
  *  first of those on a tie): the likeliest true exit. */
-KERNEL_FORCEINLINE int c63hd_choose(const c63hd_state *ex, int stride)
+KERNEL_FORCEINLINE int c63hd_choose(const c63hd_state *ex)
 {
     int best = 0, most = 0;
     for (int c = 0; c < C63HD_GUESSES; c++) {
         int n = 0;
         for (int d = 0; d < C63HD_GUESSES; d++)
-            n += ex[d * stride] == ex[c * stride];
+            n += ex[d] == ex[c];
         if (n > most) {
             most = n;
             best = c;
         }
     }
     return best;
-}
-
-/** Segment s starts as its guess g (c63hd_unit_start()): the guess's
- *  record becomes the segment's. Returns the guess's sums. */
-KERNEL_FORCEINLINE C63HDSum c63hd_take_guess(const C63HDParams *p, int s, int g)
-{
-    const size_t r = ((size_t)s * C63HD_GUESSES + g) * C63HD_REC, o = (size_t)s * C63HD_REC;
-    for (int j = 0; j < C63HD_REC; j++) {
-        ((c63hd_state *)p->cp)[o + j] = ((const c63hd_state *)p->guess)[r + j];
-        ((C63HDSum *)p->cps)[o + j]   = ((const C63HDSum *)p->gsums)[r + j];
-    }
-    return ((const C63HDSum *)p->gsums)[r + C63HD_SUB];
 }
 
 /**
@@ -620,7 +604,7 @@ KERNEL_FORCEINLINE int c63hd_link(const C63HDParams *p, const unsigned char *dat
         if (ex6[d] == ex)
             return d;
     }
-    return c63hd_choose(ex6, 1);
+    return c63hd_choose(ex6);
 }
 
 /** The links of segment s (s > 0: from its predecessor's guess c; s = 0:

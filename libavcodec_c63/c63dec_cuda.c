@@ -250,7 +250,7 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     const C63CUDASlot *before = h->nb_queued ? &h->slot[h->first] : NULL;
     C63HDParams p = { 0 };
     C63EncParams e = { 0 };
-    int w[3], ht[3], rows, ret;
+    int w[3], ht[3], rows, guess_blocks, ret;
     /* written: neither the reference nor, where a frame is queued before,
      * that frame's reference, which stays if that frame fails */
     const int ref = before ? before->out : h->good;
@@ -313,6 +313,8 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
     e.q    = sl->d_in;
     e.key  = s->hdr.keyframe;
     rows   = p.bh[0] + p.bh[1] + p.bh[2];
+    /* a thread for each guess of each segment, and for each link */
+    guess_blocks = (p.nsegs * C63HD_GUESSES + C63HD_GUESS_THREADS - 1) / C63HD_GUESS_THREADS;
 
     if ((ret = CHECK_CU(cu->cuMemcpyHtoDAsync(sl->d_in, sl->h_in, Q_BYTES + h->pkt_size + 1,
                                               st))) < 0 ||
@@ -325,12 +327,8 @@ static int decode(AVCodecContext *avctx, C63CUDAContext *h, AVFrame *frame)
         return ret;
     if ((ret = launch(avctx, h, st, K_CHUNKS,  p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_UNSTUFF, p.nchunks, C63HD_CHUNK_THREADS, &p)) < 0 ||
-        (ret = launch(avctx, h, st, K_GUESS,
-                      (p.nsegs * C63HD_GUESSES + C63HD_GUESS_THREADS - 1) / C63HD_GUESS_THREADS,
-                      C63HD_GUESS_THREADS, &p)) < 0 ||
-        (ret = launch(avctx, h, st, K_LINK,
-                      (p.nsegs * C63HD_GUESSES + C63HD_GUESS_THREADS - 1) / C63HD_GUESS_THREADS,
-                      C63HD_GUESS_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_GUESS,   guess_blocks, C63HD_GUESS_THREADS, &p)) < 0 ||
+        (ret = launch(avctx, h, st, K_LINK,    guess_blocks, C63HD_GUESS_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_CHAIN,   1, C63HD_CHAIN_THREADS, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_SYNC,    p.ngroups, C63HD_GROUP, &p)) < 0 ||
         (ret = launch(avctx, h, st, K_RESOLVE, 1, C63HD_RESOLVE_THREADS, &p)) < 0 ||
