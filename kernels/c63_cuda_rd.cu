@@ -261,67 +261,15 @@ static __device__ __forceinline__ int c63_mean_sad_rows(const u32 cur[8][2], con
     return sad;
 }
 
-/* c63_mv_rd_pre: a thread a block. */
-extern "C" __global__ void __launch_bounds__(C63_MVRD_PRE_THREADS)
-c63_mv_rd_pre(C63MVRDParams m)
+/* a[slot], the slots' values held in registers: no index into them. */
+static __device__ __forceinline__ int c63_mvrd_pick(const int a[C63_MVRD_SLOTS], int slot)
 {
-    const int b = blockIdx.x * C63_MVRD_PRE_THREADS + threadIdx.x;
-    if (b >= m.nblocks || (m.scene && ((const C63SceneState *)m.scene)->key))
-        return;
-    const int pi = MVRD_PLANE(b, first);
-    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
-    const int lb = b - first, bw = w >> 3, by = lb / bw, bx = lb - by * bw;
-    const int x = 8 * bx, y = 8 * by, intra = m.modes & C63_RD_INTRA;
-    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)y * w + x;
-    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
-    const c63_mv *mv = (const c63_mv *)m.mv + b;
-    C63MVRDPre o;
-    u32 c[8][2];
-    int csum = 0;
-
+    int r = -1;
 #pragma unroll
-    for (int r = 0; r < 8; r++) {
-        const uint2 q = *(const uint2 *)(cur + (size_t)r * w);
-        c[r][0] = q.x;
-        c[r][1] = q.y;
-        csum += c63_bytes_sum(q.x) + c63_bytes_sum(q.y);
-    }
-    for (int i = 0; i < C63_MVRD_SLOTS; i++) {
-        c63_mv v;
-        u32 rr[8][2];
-        int rsum = 0, sad = 0;
-        if (i == 1) {
-            v.x = v.y = 0;
-        } else {
-            const int back = i ? i - 1 : 0;     /* 0: this block; k + 1: k + 1 to the left */
-            if (bx < back)
-                v.x = C63_MV_INTRA, v.y = 0;
-            else
-                v = mv[-back];
-        }
-        const int inside = v.x != C63_MV_INTRA && c63_mv_inside(v, x, y, w, h);
-        o.sad[i] = o.psad[i] = o.psum[i] = -1;
-        if (i && (!(m.modes & C63_RD_MV) || !inside))
-            continue;
-        if (!inside && !intra)
-            continue;
-        const u8 *rp = ref + (ptrdiff_t)(y + v.y) * w + x + v.x;
-#pragma unroll
-        for (int r = 0; r < 8; r++) {
-            c63_load8(rp + (ptrdiff_t)r * w, &rr[r][0], &rr[r][1]);
-            sad = (int)ffc_vsadu4_add(c[r][0], rr[r][0], ffc_vsadu4_add(c[r][1], rr[r][1], sad));
-            rsum += c63_bytes_sum(rr[r][0]) + c63_bytes_sum(rr[r][1]);
-        }
-        if (inside)
-            o.sad[i] = sad;
-        if (intra) {
-            o.psum[i] = csum - rsum;
-            o.psad[i] = c63_mean_sad_rows(c, rr, o.psum[i]);
-        }
-    }
-    o.isum = csum;
-    o.isad = intra ? c63_mean_sad_rows(c, 0, csum) : 0;
-    ((C63MVRDPre *)m.pre)[b] = o;
+    for (int k = 0; k < C63_MVRD_SLOTS; k++)
+        if (slot == k)
+            r = a[k];
+    return r;
 }
 
 /*
@@ -346,109 +294,265 @@ static __device__ __forceinline__ int c63_mvrd_slot(c63_mv v, c63_mv best,
     return -1;
 }
 
+/* What a block of c63_mv_rd is: its plane and place, its pictures. */
+typedef struct C63MVRDBlock {
+    c63_mv best, hist[C63_MVRD_BACK];   ///< best-SAD vectors: its own, those to its left
+    int bx, x, y, w, h, qdc;
+    const u8 *cur, *ref;                ///< the block row, the reference plane
+} C63MVRDBlock;
+
+/*
+ * c63_rd_choose_mv() of block k whose left neighbour chose left (has_left
+ * 0: none), its SADs from pre where its slots hold the vectors. WARP: a
+ * vector in none of them (a choice from further left) has its SADs taken
+ * from the pictures by the warp, lane lane; without WARP there is none.
+ */
+template <int WARP>
+static __device__ __forceinline__ c63_mv c63_mvrd_decide(const C63MVRDParams &m, const C63MVRDPre &pr,
+                                                         const C63MVRDBlock &k, c63_mv left,
+                                                         int has_left, int lane)
+{
+    const int mv_mode = m.modes & C63_RD_MV;
+    c63_mv ret = k.best, zero;
+    int cost_min = 0x7fffffff, bits_min = 0, ret_slot = 0;
+    zero.x = zero.y = 0;
+#pragma unroll
+    for (int i = 0; i < 3; i++) {
+        c63_mv v;
+        if (i != 1 && !mv_mode)
+            continue;
+        if (i == 0) {
+            if (!has_left)
+                continue;
+            v = left;
+        } else if (i == 1) {
+            v = k.best;
+        } else {
+            v = zero;
+        }
+        if (!c63_mv_inside(v, k.x, k.y, k.w, k.h))
+            continue;
+        const int slot = c63_mvrd_slot(v, k.best, k.hist, k.bx, mv_mode);
+        int sad = c63_mvrd_pick(pr.sad, slot);
+        if (WARP && slot < 0)
+            sad = c63_warp_sad(k.cur + k.x, k.ref + (ptrdiff_t)(k.y + v.y) * k.w + k.x + v.x, k.w, lane);
+        const int reuse = has_left && c63_mv_eq(v, left);
+        const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
+        const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
+        if (cost < cost_min) {
+            cost_min = cost;
+            bits_min = bits;
+            ret = v;
+            ret_slot = slot;
+        }
+    }
+    if (m.modes & C63_RD_INTRA) {
+        int sad_p = c63_mvrd_pick(pr.psad, ret_slot), sum_p = c63_mvrd_pick(pr.psum, ret_slot);
+        if (WARP && ret_slot < 0)
+            sad_p = c63_warp_mean_sad(k.cur + k.x, k.ref + (ptrdiff_t)(k.y + ret.y) * k.w + k.x + ret.x,
+                                      k.w, lane, &sum_p);
+        if (c63_rd_mv_cost(pr.isad + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(pr.isum, k.qdc),
+                           m.lambda_me) <
+            c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, k.qdc), m.lambda_me)) {
+            ret.x = C63_MV_INTRA;
+            ret.y = 0;
+        }
+    }
+    return ret;
+}
+
+/* The state that block k's choice r leaves to the next block: the first
+ * whose vector is r. */
+static __device__ __forceinline__ int c63_mvrd_state(c63_mv r, const C63MVRDBlock &k)
+{
+    if (r.x == C63_MV_INTRA)
+        return 0;
+    if (c63_mv_eq(r, k.best))
+        return 2;
+    if (!r.x && !r.y)
+        return 1;
+#pragma unroll
+    for (int i = 0; i < C63_MVRD_STATES - 3; i++)
+        if (k.bx > i && c63_mv_eq(r, k.hist[i]))
+            return 3 + i;
+    return C63_MVRD_FAR;
+}
+
+/* c63_mv_rd_pre: a thread a block. */
+extern "C" __global__ void __launch_bounds__(C63_MVRD_PRE_THREADS)
+c63_mv_rd_pre(C63MVRDParams m)
+{
+    const int b = blockIdx.x * C63_MVRD_PRE_THREADS + threadIdx.x;
+    if (b >= m.nblocks || (m.scene && ((const C63SceneState *)m.scene)->key))
+        return;
+    const int pi = MVRD_PLANE(b, first);
+    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
+    const int lb = b - first, bw = w >> 3, by = lb / bw, bx = lb - by * bw;
+    const int x = 8 * bx, y = 8 * by, intra = m.modes & C63_RD_INTRA;
+    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)y * w + x;
+    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
+    const c63_mv *mv = (const c63_mv *)m.mv + b;
+    C63MVRDBlock k;
+    C63MVRDPre o;
+    u32 c[8][2];
+    int csum = 0;
+
+    k.best = mv[0];
+#pragma unroll
+    for (int i = 0; i < C63_MVRD_BACK; i++) {
+        k.hist[i].x = C63_MV_INTRA;     /* none */
+        k.hist[i].y = 0;
+        if (bx > i)
+            k.hist[i] = mv[-1 - i];
+    }
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        const uint2 q = *(const uint2 *)(cur + (size_t)r * w);
+        c[r][0] = q.x;
+        c[r][1] = q.y;
+        csum += c63_bytes_sum(q.x) + c63_bytes_sum(q.y);
+    }
+#pragma unroll 1
+    for (int i = 0; i < C63_MVRD_SLOTS; i++) {
+        c63_mv v;
+        u32 rr[8][2];
+        int rsum = 0, sad = 0;
+        if (i == 1)
+            v.x = v.y = 0;
+        else
+            v = i ? k.hist[i - 2] : k.best;     /* 0: this block; k + 2: k + 1 to the left */
+        const int inside = v.x != C63_MV_INTRA && c63_mv_inside(v, x, y, w, h);
+        o.sad[i] = o.psad[i] = o.psum[i] = -1;
+        if (i && (!(m.modes & C63_RD_MV) || !inside))
+            continue;
+        if (!inside && !intra)
+            continue;
+        const u8 *rp = ref + (ptrdiff_t)(y + v.y) * w + x + v.x;
+#pragma unroll
+        for (int r = 0; r < 8; r++) {
+            c63_load8(rp + (ptrdiff_t)r * w, &rr[r][0], &rr[r][1]);
+            sad = (int)ffc_vsadu4_add(c[r][0], rr[r][0], ffc_vsadu4_add(c[r][1], rr[r][1], sad));
+            rsum += c63_bytes_sum(rr[r][0]) + c63_bytes_sum(rr[r][1]);
+        }
+        if (inside)
+            o.sad[i] = sad;
+        if (intra) {
+            o.psum[i] = csum - rsum;
+            o.psad[i] = c63_mean_sad_rows(c, rr, o.psum[i]);
+        }
+    }
+    o.isum = csum;
+    o.isad = intra ? c63_mean_sad_rows(c, 0, csum) : 0;
+
+    /* the choice for each state of the left neighbour's */
+    k.bx  = bx;
+    k.x   = x;
+    k.y   = y;
+    k.w   = w;
+    k.h   = h;
+    k.qdc = MVRD_FIELD(pi, qdc);
+    k.cur = cur - x;
+    k.ref = ref;
+#pragma unroll 1
+    for (int s = 0; s < C63_MVRD_STATES; s++) {
+        c63_mv l;
+        l.x = l.y = 0;
+        o.next[s] = 0;
+        if (s >= 2) {
+            if (bx < s - 1)
+                continue;               /* no block s - 1 to the left */
+            l = k.hist[s - 2];
+        }
+        const c63_mv r = c63_mvrd_decide<0>(m, o, k, l, s != 0, 0);
+        o.next[s] = c63_mv_pack(r) | c63_mvrd_state(r, k) << 16;
+    }
+    ((C63MVRDPre *)m.pre)[b] = o;
+}
+
 /*
  * c63_mv_rd: a warp a block row. The lanes stage 32 blocks at a time in
- * shared memory (lane j block j: its C63MVRDPre and best-SAD vector); then
- * every lane takes the 32 decisions in order, reading each block's values
- * (all lanes the same word at once), so that where a SAD has to be taken
- * from the pictures the warp takes it together; lane j keeps block j's
- * choice and stores it.
+ * shared memory (lane j block j: its choices by state and its best-SAD
+ * vector, read while the 32 before are walked); then every lane walks the 32 blocks in order, each block's
+ * choice that of the state left by the block before (all lanes read the
+ * same word at once). Where that state is C63_MVRD_FAR the lanes take the
+ * choice from the block's C63MVRDPre and, where a SAD has to be taken from
+ * the pictures, the warp takes it together. Lane j keeps block j's choice
+ * and stores it.
  */
 extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
 c63_mv_rd(C63MVRDParams m)
 {
-    enum { NW = sizeof(C63MVRDPre) / 4, STRIDE = NW + 1 };     /* + the vector; odd */
+    enum { NW = C63_MVRD_STATES, STRIDE = NW + 1 };     /* + the vector; odd */
     __shared__ int stage[C63_MVRD_WARPS][32 * STRIDE];
     const int lane = threadIdx.x & 31;
     const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
     if (row >= m.nrows || (m.scene && ((const C63SceneState *)m.scene)->key))
         return;
     const int pi = MVRD_PLANE(row, first_row);
-    const int w = MVRD_FIELD(pi, w), h = MVRD_FIELD(pi, h), first = MVRD_FIELD(pi, first);
-    const int by = row - MVRD_FIELD(pi, first_row), bw = w >> 3, qdc = MVRD_FIELD(pi, qdc);
-    const int mv_mode = m.modes & C63_RD_MV;
-    const u8 *cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)8 * by * w;
-    const u8 *ref = (const u8 *)m.ref  + (size_t)64 * first;
+    const int w = MVRD_FIELD(pi, w), first = MVRD_FIELD(pi, first);
+    const int by = row - MVRD_FIELD(pi, first_row), bw = w >> 3;
     c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
-    const int *pre = (const int *)((const C63MVRDPre *)m.pre + first + (size_t)by * bw);
+    const C63MVRDPre *pre = (const C63MVRDPre *)m.pre + first + (size_t)by * bw;
     int *st = stage[threadIdx.x >> 5];
-    c63_mv left, zero, hist[C63_MVRD_BACK];
-    left.x = C63_MV_INTRA;      /* none in column 0 */
-    left.y = 0;
-    zero.x = zero.y = 0;
-#pragma unroll
-    for (int k = 0; k < C63_MVRD_BACK; k++)
-        hist[k] = left;
+    C63MVRDBlock k;
+    c63_mv far;
+    int state = 0;                      /* none in column 0 */
 
+    k.y   = 8 * by;
+    k.w   = w;
+    k.h   = MVRD_FIELD(pi, h);
+    k.qdc = MVRD_FIELD(pi, qdc);
+    k.cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)k.y * w;
+    k.ref = (const u8 *)m.ref  + (size_t)64 * first;
+    far.x = C63_MV_INTRA;
+    far.y = 0;
+#pragma unroll
+    for (int i = 0; i < C63_MVRD_BACK; i++)
+        k.hist[i] = far;
+
+    int nx[NW + 1];                     /* lane's block of the next 32, read ahead */
+    if (lane < bw) {
+#pragma unroll
+        for (int s = 0; s < NW; s++)
+            nx[s] = pre[lane].next[s];
+        nx[NW] = c63_mv_pack(mv[lane]);
+    }
     for (int bx0 = 0; bx0 < bw; bx0 += 32) {
         const int n = min(32, bw - bx0);
         int choice = 0;
-        /* 32 blocks' words, read in order by the warp */
-        for (int k = lane; k < n * NW; k += 32)
-            st[(k / NW) * STRIDE + k % NW] = pre[(size_t)bx0 * NW + k];
-        if (lane < n)
-            st[lane * STRIDE + NW] = c63_mv_pack(mv[bx0 + lane]);
+        if (lane < n) {
+#pragma unroll
+            for (int s = 0; s <= NW; s++)
+                st[lane * STRIDE + s] = nx[s];
+        }
         __syncwarp();
+        if (bx0 + 32 + lane < bw) {
+#pragma unroll
+            for (int s = 0; s < NW; s++)
+                nx[s] = pre[bx0 + 32 + lane].next[s];
+            nx[NW] = c63_mv_pack(mv[bx0 + 32 + lane]);
+        }
         for (int j = 0; j < n; j++) {
             const int *P = st + j * STRIDE;
-            const C63MVRDPre *pr = (const C63MVRDPre *)P;
-            const c63_mv best = c63_mv_unpack(P[NW]);
-            const int bx = bx0 + j, x = 8 * bx, y = 8 * by, has_left = left.x != C63_MV_INTRA;
-            c63_mv ret = best;
-            int cost_min = 0x7fffffff, bits_min = 0, ret_slot = 0;
-#pragma unroll
-            for (int i = 0; i < 3; i++) {
-                c63_mv v;
-                if (i != 1 && !mv_mode)
-                    continue;
-                if (i == 0) {
-                    if (!has_left)
-                        continue;
-                    v = left;
-                } else if (i == 1) {
-                    v = best;
-                } else {
-                    v = zero;
-                }
-                if (!c63_mv_inside(v, x, y, w, h))
-                    continue;
-                const int slot = c63_mvrd_slot(v, best, hist, bx, mv_mode);
-                const int sad = slot >= 0 ? pr->sad[slot] :
-                                c63_warp_sad(cur + x, ref + (ptrdiff_t)(y + v.y) * w + x + v.x,
-                                             w, lane);
-                const int reuse = has_left && c63_mv_eq(v, left);
-                const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
-                const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
-                if (cost < cost_min) {
-                    cost_min = cost;
-                    bits_min = bits;
-                    ret = v;
-                    ret_slot = slot;
-                }
+            int e;
+            k.best = c63_mv_unpack(P[NW]);
+            if (state != C63_MVRD_FAR) {
+                e = P[state];
+            } else {
+                k.bx = bx0 + j;
+                k.x  = 8 * k.bx;
+                const c63_mv r = c63_mvrd_decide<1>(m, pre[k.bx], k, far, 1, lane);
+                e = c63_mv_pack(r) | c63_mvrd_state(r, k) << 16;
             }
-            if (m.modes & C63_RD_INTRA) {
-                int sad_p, sum_p;
-                if (ret_slot >= 0) {
-                    sad_p = pr->psad[ret_slot];
-                    sum_p = pr->psum[ret_slot];
-                } else {
-                    sad_p = c63_warp_mean_sad(cur + x, ref + (ptrdiff_t)(y + ret.y) * w + x + ret.x,
-                                              w, lane, &sum_p);
-                }
-                if (c63_rd_mv_cost(pr->isad + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(pr->isum, qdc),
-                                   m.lambda_me) <
-                    c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, qdc), m.lambda_me)) {
-                    ret.x = C63_MV_INTRA;
-                    ret.y = 0;
-                }
-            }
+            state = e >> 16;
+            if (state == C63_MVRD_FAR)
+                far = c63_mv_unpack(e);
             if (lane == j)
-                choice = c63_mv_pack(ret);
-            left = ret;
+                choice = e & 0xFFFF;
 #pragma unroll
-            for (int k = C63_MVRD_BACK - 1; k > 0; k--)
-                hist[k] = hist[k - 1];
-            hist[0] = best;
+            for (int i = C63_MVRD_BACK - 1; i > 0; i--)
+                k.hist[i] = k.hist[i - 1];
+            k.hist[0] = k.best;
         }
         __syncwarp();           /* the stage is written again next */
         if (lane < n)

@@ -94,16 +94,27 @@ typedef struct C63RDParams {
  * -intra_rd the SADs from the residual's mean and the sums of the residual
  * with each, and with none (intra).
  *
+ * The choice of a block depends on the blocks to its left only through
+ * its left neighbour's choice, and that is one of a few vectors: none, (0,
+ * 0), or the best-SAD vector of one of the C63_MVRD_BACK blocks to the
+ * left (a state of C63_MVRD_STATES), or, rarely, one from further left
+ * (C63_MVRD_FAR). c63_mv_rd_pre takes the block's choice for each of the
+ * C63_MVRD_STATES states too (next).
+ *
  * c63_mv_rd, one warp a block row (nrows, the rows of the three planes
  * numbered one after the other, C63_MVRD_WARPS warps a thread block), its
- * blocks left to right: the first of least cost in the order left, mv,
- * zero, as the CPU's, from pre, and where the left neighbour's choice is
- * none of those vectors (it came from further left), from the pictures.
+ * blocks left to right: each block's choice is that of the state its left
+ * neighbour's choice left, and where that is C63_MVRD_FAR, taken as the
+ * CPU's, the first of least cost in the order left, mv, zero, from pre and
+ * where the left neighbour's choice is none of its slots' vectors, from the
+ * pictures.
  */
 #define C63_MVRD_WARPS       4
 #define C63_MVRD_PRE_THREADS 128
 #define C63_MVRD_BACK        4
 #define C63_MVRD_SLOTS       (2 + C63_MVRD_BACK)
+#define C63_MVRD_STATES      (2 + C63_MVRD_BACK)     ///< none, (0, 0), 1 + k: block k to the left
+#define C63_MVRD_FAR         C63_MVRD_STATES         ///< a vector from further left
 
 /** c63_mv_rd_pre's results for one block. Slot 0: the best-SAD vector; 1:
  *  (0, 0); 2 + k: the best-SAD vector of the block k + 1 to the left.
@@ -115,6 +126,12 @@ typedef struct C63MVRDPre {
     int sad[C63_MVRD_SLOTS];
     int psad[C63_MVRD_SLOTS], psum[C63_MVRD_SLOTS];
     int isad, isum;                 ///< -intra_rd: without prediction
+    /** The block's choice (packed: x in bits 0-7, y in 8-15) where the left
+     *  neighbour's choice is state s (0: none or column 0; 1: (0, 0); 1 +
+     *  k: the best-SAD vector of block k to the left, where there is one),
+     *  and in bits 16 and up the state that the choice leaves to the next
+     *  block. */
+    int next[C63_MVRD_STATES];
 } C63MVRDPre;
 
 typedef struct C63MVRDPlane {
