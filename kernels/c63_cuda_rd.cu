@@ -176,38 +176,10 @@ c63_dc_chain(C63DCChainParams d)
 
 /*
  * -mv_rd and -intra_rd (c63_rd.h), as the CPU's c63_rd_choose_mv(), in two
- * launches: c63_mv_rd_pre takes a block's SADs with one thread, from the
- * block's rows as pairs of words; where c63_mv_rd has to take a SAD from
- * the pictures, the warp takes it: each lane two samples of the block
- * (row lane / 4, columns 2 (lane % 4) and the next), and the warp adds the
- * 32 lanes' sums up, so that every lane has the total.
+ * launches: c63_mv_rd_pre takes a block's SADs and its decisions for each
+ * state with one thread, from the block's rows as pairs of words;
+ * c63_mv_rd walks the block rows (see there).
  */
-static __device__ __forceinline__ int c63_warp_sum(int v)
-{
-#pragma unroll
-    for (int m = 16; m; m >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, m);
-    return v;
-}
-
-static __device__ __forceinline__ int c63_warp_sad(const u8 *cur, const u8 *ref, int w, int lane)
-{
-    const int o = (lane >> 2) * w + 2 * (lane & 3);
-    return c63_warp_sum(abs((int)cur[o] - (int)ref[o]) + abs((int)cur[o + 1] - (int)ref[o + 1]));
-}
-
-/* c63_rd_mean_sad8(): the residual cur - ref (ref NULL: cur), its SAD
- * from its mean and its sum. */
-static __device__ __forceinline__ int c63_warp_mean_sad(const u8 *cur, const u8 *ref, int w,
-                                                        int lane, int *sum)
-{
-    const int o = (lane >> 2) * w + 2 * (lane & 3);
-    const int a = cur[o] - (ref ? ref[o] : 0), b = cur[o + 1] - (ref ? ref[o + 1] : 0);
-    const int s = c63_warp_sum(a + b), m = (s + 32) >> 6;
-    *sum = s;
-    return c63_warp_sum(abs(a - m) + abs(b - m));
-}
-
 static __device__ __forceinline__ int c63_mv_inside(c63_mv v, int x, int y, int w, int h)
 {
     return !(x + v.x < 0 || x + v.x > w - 8 || y + v.y < 0 || y + v.y > h - 8);
@@ -261,6 +233,43 @@ static __device__ __forceinline__ int c63_mean_sad_rows(const u32 cur[8][2], con
     return sad;
 }
 
+/* The block c (rows of two words, its samples summing to csum) against the
+ * 8x8 block at rp (w the stride): the SAD into *sad and, with intra, the
+ * residual's sum and its SAD from its mean into *psum and *psad. */
+static __device__ __forceinline__ void c63_mvrd_sads(const u32 c[8][2], int csum, const u8 *rp,
+                                                     int w, int intra, int *sad, int *psad,
+                                                     int *psum)
+{
+    u32 rr[8][2];
+    int d = 0, rsum = 0;
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        c63_load8(rp + (ptrdiff_t)r * w, &rr[r][0], &rr[r][1]);
+        d = (int)ffc_vsadu4_add(c[r][0], rr[r][0], ffc_vsadu4_add(c[r][1], rr[r][1], d));
+        rsum += c63_bytes_sum(rr[r][0]) + c63_bytes_sum(rr[r][1]);
+    }
+    *sad = d;
+    if (intra) {
+        *psum = csum - rsum;
+        *psad = c63_mean_sad_rows(c, rr, *psum);
+    }
+}
+
+/* The rows of block cur (w the stride) as pairs of words; returns the sum
+ * of its samples. */
+static __device__ __forceinline__ int c63_mvrd_rows(const u8 *cur, int w, u32 c[8][2])
+{
+    int csum = 0;
+#pragma unroll
+    for (int r = 0; r < 8; r++) {
+        const uint2 q = *(const uint2 *)(cur + (size_t)r * w);
+        c[r][0] = q.x;
+        c[r][1] = q.y;
+        csum += c63_bytes_sum(q.x) + c63_bytes_sum(q.y);
+    }
+    return csum;
+}
+
 /* a[slot], the slots' values held in registers: no index into them. */
 static __device__ __forceinline__ int c63_mvrd_pick(const int a[C63_MVRD_SLOTS], int slot)
 {
@@ -303,14 +312,13 @@ typedef struct C63MVRDBlock {
 
 /*
  * c63_rd_choose_mv() of block k whose left neighbour chose left (has_left
- * 0: none), its SADs from pre where its slots hold the vectors. WARP: a
- * vector in none of them (a choice from further left) has its SADs taken
- * from the pictures by the warp, lane lane; without WARP there is none.
+ * 0: none), its SADs from pre where its slots hold the vectors; where they
+ * do not (left, a choice from further left), miss holds left's SAD, and
+ * with -intra_rd its residual's SAD from the mean and its sum.
  */
-template <int WARP>
 static __device__ __forceinline__ c63_mv c63_mvrd_decide(const C63MVRDParams &m, const C63MVRDPre &pr,
                                                          const C63MVRDBlock &k, c63_mv left,
-                                                         int has_left, int lane)
+                                                         int has_left, const int miss[3])
 {
     const int mv_mode = m.modes & C63_RD_MV;
     c63_mv ret = k.best, zero;
@@ -333,9 +341,7 @@ static __device__ __forceinline__ c63_mv c63_mvrd_decide(const C63MVRDParams &m,
         if (!c63_mv_inside(v, k.x, k.y, k.w, k.h))
             continue;
         const int slot = c63_mvrd_slot(v, k.best, k.hist, k.bx, mv_mode);
-        int sad = c63_mvrd_pick(pr.sad, slot);
-        if (WARP && slot < 0)
-            sad = c63_warp_sad(k.cur + k.x, k.ref + (ptrdiff_t)(k.y + v.y) * k.w + k.x + v.x, k.w, lane);
+        const int sad = slot < 0 ? miss[0] : c63_mvrd_pick(pr.sad, slot);
         const int reuse = has_left && c63_mv_eq(v, left);
         const int bits = c63_rd_mv_bits(v.x, v.y, reuse);
         const int cost = c63_rd_mv_cost(sad, bits, m.lambda_me);
@@ -347,10 +353,8 @@ static __device__ __forceinline__ c63_mv c63_mvrd_decide(const C63MVRDParams &m,
         }
     }
     if (m.modes & C63_RD_INTRA) {
-        int sad_p = c63_mvrd_pick(pr.psad, ret_slot), sum_p = c63_mvrd_pick(pr.psum, ret_slot);
-        if (WARP && ret_slot < 0)
-            sad_p = c63_warp_mean_sad(k.cur + k.x, k.ref + (ptrdiff_t)(k.y + ret.y) * k.w + k.x + ret.x,
-                                      k.w, lane, &sum_p);
+        const int sad_p = ret_slot < 0 ? miss[1] : c63_mvrd_pick(pr.psad, ret_slot);
+        const int sum_p = ret_slot < 0 ? miss[2] : c63_mvrd_pick(pr.psum, ret_slot);
         if (c63_rd_mv_cost(pr.isad + C63_RD_INTRA_BIAS, 1 + c63_rd_dc_bits(pr.isum, k.qdc),
                            m.lambda_me) <
             c63_rd_mv_cost(sad_p, bits_min + c63_rd_dc_bits(sum_p, k.qdc), m.lambda_me)) {
@@ -395,7 +399,8 @@ c63_mv_rd_pre(C63MVRDParams m)
     C63MVRDBlock k;
     C63MVRDPre o;
     u32 c[8][2];
-    int csum = 0;
+    const int csum = c63_mvrd_rows(cur, w, c);
+    const int none[3] = { 0, 0, 0 };    /* every vector is in a slot */
 
     k.best = mv[0];
 #pragma unroll
@@ -405,18 +410,10 @@ c63_mv_rd_pre(C63MVRDParams m)
         if (bx > i)
             k.hist[i] = mv[-1 - i];
     }
-#pragma unroll
-    for (int r = 0; r < 8; r++) {
-        const uint2 q = *(const uint2 *)(cur + (size_t)r * w);
-        c[r][0] = q.x;
-        c[r][1] = q.y;
-        csum += c63_bytes_sum(q.x) + c63_bytes_sum(q.y);
-    }
 #pragma unroll 1
     for (int i = 0; i < C63_MVRD_SLOTS; i++) {
         c63_mv v;
-        u32 rr[8][2];
-        int rsum = 0, sad = 0;
+        int sad;
         if (i == 1)
             v.x = v.y = 0;
         else
@@ -427,19 +424,10 @@ c63_mv_rd_pre(C63MVRDParams m)
             continue;
         if (!inside && !intra)
             continue;
-        const u8 *rp = ref + (ptrdiff_t)(y + v.y) * w + x + v.x;
-#pragma unroll
-        for (int r = 0; r < 8; r++) {
-            c63_load8(rp + (ptrdiff_t)r * w, &rr[r][0], &rr[r][1]);
-            sad = (int)ffc_vsadu4_add(c[r][0], rr[r][0], ffc_vsadu4_add(c[r][1], rr[r][1], sad));
-            rsum += c63_bytes_sum(rr[r][0]) + c63_bytes_sum(rr[r][1]);
-        }
+        c63_mvrd_sads(c, csum, ref + (ptrdiff_t)(y + v.y) * w + x + v.x, w, intra, &sad,
+                      &o.psad[i], &o.psum[i]);
         if (inside)
             o.sad[i] = sad;
-        if (intra) {
-            o.psum[i] = csum - rsum;
-            o.psad[i] = c63_mean_sad_rows(c, rr, o.psum[i]);
-        }
     }
     o.isum = csum;
     o.isad = intra ? c63_mean_sad_rows(c, 0, csum) : 0;
@@ -463,7 +451,7 @@ c63_mv_rd_pre(C63MVRDParams m)
                 continue;               /* no block s - 1 to the left */
             l = k.hist[s - 2];
         }
-        const c63_mv r = c63_mvrd_decide<0>(m, o, k, l, s != 0, 0);
+        const c63_mv r = c63_mvrd_decide(m, o, k, l, s != 0, none);
         o.next[s] = c63_mv_pack(r) | c63_mvrd_state(r, k) << 16;
     }
     ((C63MVRDPre *)m.pre)[b] = o;
@@ -472,18 +460,21 @@ c63_mv_rd_pre(C63MVRDParams m)
 /*
  * c63_mv_rd: a warp a block row. The lanes stage 32 blocks at a time in
  * shared memory (lane j block j: its choices by state and its best-SAD
- * vector, read while the 32 before are walked); then every lane walks the 32 blocks in order, each block's
- * choice that of the state left by the block before (all lanes read the
- * same word at once). Where that state is C63_MVRD_FAR the lanes take the
- * choice from the block's C63MVRDPre and, where a SAD has to be taken from
- * the pictures, the warp takes it together. Lane j keeps block j's choice
- * and stores it.
+ * vector, read while the 32 before are walked); then every lane walks the
+ * 32 blocks in order, each block's choice that of the state left by the
+ * block before (all lanes read the same word at once). Where that state is
+ * C63_MVRD_FAR, a vector f from further left, it stays so while the blocks
+ * choose f again: at the first such block each lane takes, in parallel,
+ * the choice of its block of the 32 as if its left neighbour had chosen f
+ * (f's SADs from the pictures), and the walk reads them while the state
+ * stays. Lane j keeps block j's choice and stores it.
  */
 extern "C" __global__ void __launch_bounds__(32 * C63_MVRD_WARPS)
 c63_mv_rd(C63MVRDParams m)
 {
-    enum { NW = C63_MVRD_STATES, STRIDE = NW + 1 };     /* + the vector; odd */
+    enum { NW = C63_MVRD_STATES, STRIDE = NW | 1, BK = C63_MVRD_BACK };
     __shared__ int stage[C63_MVRD_WARPS][32 * STRIDE];
+    __shared__ int bests[C63_MVRD_WARPS][BK + 32];     /* 4 of the 32 before, then the 32 */
     const int lane = threadIdx.x & 31;
     const int row  = blockIdx.x * C63_MVRD_WARPS + (threadIdx.x >> 5);
     if (row >= m.nrows || (m.scene && ((const C63SceneState *)m.scene)->key))
@@ -493,9 +484,9 @@ c63_mv_rd(C63MVRDParams m)
     const int by = row - MVRD_FIELD(pi, first_row), bw = w >> 3;
     c63_mv *mv = (c63_mv *)m.mv + first + (size_t)by * bw;
     const C63MVRDPre *pre = (const C63MVRDPre *)m.pre + first + (size_t)by * bw;
-    int *st = stage[threadIdx.x >> 5];
+    int *st = stage[threadIdx.x >> 5], *sb = bests[threadIdx.x >> 5];
     C63MVRDBlock k;
-    c63_mv far;
+    c63_mv far, none;
     int state = 0;                      /* none in column 0 */
 
     k.y   = 8 * by;
@@ -504,11 +495,11 @@ c63_mv_rd(C63MVRDParams m)
     k.qdc = MVRD_FIELD(pi, qdc);
     k.cur = (const u8 *)m.orig + (size_t)64 * first + (size_t)k.y * w;
     k.ref = (const u8 *)m.ref  + (size_t)64 * first;
-    far.x = C63_MV_INTRA;
-    far.y = 0;
-#pragma unroll
-    for (int i = 0; i < C63_MVRD_BACK; i++)
-        k.hist[i] = far;
+    none.x = C63_MV_INTRA;
+    none.y = 0;
+    far = none;
+    if (lane < BK)
+        sb[lane] = c63_mv_pack(none);
 
     int nx[NW + 1];                     /* lane's block of the next 32, read ahead */
     if (lane < bw) {
@@ -519,11 +510,12 @@ c63_mv_rd(C63MVRDParams m)
     }
     for (int bx0 = 0; bx0 < bw; bx0 += 32) {
         const int n = min(32, bw - bx0);
-        int choice = 0;
+        int choice = 0, spec = 0, spec_ok = 0;
         if (lane < n) {
 #pragma unroll
-            for (int s = 0; s <= NW; s++)
+            for (int s = 0; s < NW; s++)
                 st[lane * STRIDE + s] = nx[s];
+            sb[BK + lane] = nx[NW];
         }
         __syncwarp();
         if (bx0 + 32 + lane < bw) {
@@ -533,30 +525,47 @@ c63_mv_rd(C63MVRDParams m)
             nx[NW] = c63_mv_pack(mv[bx0 + 32 + lane]);
         }
         for (int j = 0; j < n; j++) {
-            const int *P = st + j * STRIDE;
             int e;
-            k.best = c63_mv_unpack(P[NW]);
             if (state != C63_MVRD_FAR) {
-                e = P[state];
+                e = st[j * STRIDE + state];
             } else {
-                k.bx = bx0 + j;
-                k.x  = 8 * k.bx;
-                const c63_mv r = c63_mvrd_decide<1>(m, pre[k.bx], k, far, 1, lane);
-                e = c63_mv_pack(r) | c63_mvrd_state(r, k) << 16;
+                if (!spec_ok && lane >= j && lane < n) {
+                    /* lane's block with far to its left */
+                    C63MVRDBlock b = k;
+                    int miss[3] = { 0, 0, 0 };
+                    b.bx   = bx0 + lane;
+                    b.x    = 8 * b.bx;
+                    b.best = c63_mv_unpack(sb[BK + lane]);
+#pragma unroll
+                    for (int i = 0; i < BK; i++)
+                        b.hist[i] = c63_mv_unpack(sb[BK + lane - 1 - i]);
+                    if (c63_mv_inside(far, b.x, b.y, w, b.h)) {
+                        u32 c[8][2];
+                        const int csum = c63_mvrd_rows(b.cur + b.x, w, c);
+                        c63_mvrd_sads(c, csum, b.ref + (ptrdiff_t)(b.y + far.y) * w + b.x + far.x,
+                                      w, m.modes & C63_RD_INTRA, &miss[0], &miss[1], &miss[2]);
+                    }
+                    const c63_mv r = c63_mvrd_decide(m, pre[b.bx], b, far, 1, miss);
+                    spec = c63_mv_pack(r) | c63_mvrd_state(r, b) << 16;
+                }
+                spec_ok = 1;
+                e = __shfl_sync(0xffffffffu, spec, j);
             }
             state = e >> 16;
             if (state == C63_MVRD_FAR)
                 far = c63_mv_unpack(e);
+            else
+                spec_ok = 0;
             if (lane == j)
                 choice = e & 0xFFFF;
-#pragma unroll
-            for (int i = C63_MVRD_BACK - 1; i > 0; i--)
-                k.hist[i] = k.hist[i - 1];
-            k.hist[0] = k.best;
         }
         __syncwarp();           /* the stage is written again next */
         if (lane < n)
             mv[bx0 + lane] = c63_mv_unpack(choice);
+        const int carry = lane < BK ? sb[32 + lane] : 0;
+        __syncwarp();
+        if (lane < BK)
+            sb[lane] = carry;
     }
 }
 
