@@ -79,6 +79,15 @@ hw_md5() {
     ff_md5 $HW "$@" -i "$in" -vf hwdownload,format=yuv420p -f rawvideo -pix_fmt yuv420p -
 }
 
+# same_decoding CPU_IN GPU_IN: GPU_IN decoded on the GPU gives the pictures
+# of CPU_IN decoded on the CPU
+same_decoding() {
+    cpu=$(ff_md5 -i "$1" -f rawvideo -pix_fmt yuv420p -) || return 1
+    gpu=$(hw_md5 "$2") || return 1
+    [ "$cpu" = "$gpu" ] || { echo "CPU $cpu, GPU $gpu"; return 1; }
+    echo "GPU decoding identical"
+}
+
 case $mode in
 hwdec)
     name=$1 out=$2
@@ -104,17 +113,11 @@ hwsame)
     else
         run_ok ff -f lavfi -i "$src" -c:v c63 "$@" -f c63 "$TMP/in.c63" || exit 1
     fi
-    cpu=$(ff_md5 -i "$TMP/in.c63" -f rawvideo -pix_fmt yuv420p -) || exit 1
-    gpu=$(hw_md5 "$TMP/in.c63") || exit 1
-    [ "$cpu" = "$gpu" ] || { echo "CPU $cpu, GPU $gpu"; exit 1; }
-    echo "GPU decoding identical"
+    same_decoding "$TMP/in.c63" "$TMP/in.c63"
     ;;
 hwchunk)
     chunk_stream "$TMP/in.c63" "$TMP/plain.c63" || exit 1
-    cpu=$(ff_md5 -i "$TMP/plain.c63" -f rawvideo -pix_fmt yuv420p -) || exit 1
-    gpu=$(hw_md5 "$TMP/in.c63") || exit 1
-    [ "$cpu" = "$gpu" ] || { echo "CPU $cpu, GPU $gpu"; exit 1; }
-    echo "GPU decoding identical"
+    same_decoding "$TMP/plain.c63" "$TMP/in.c63"
     ;;
 hwbad)
     bad_stream "$1" "$TMP/in.c63"
