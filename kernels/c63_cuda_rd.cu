@@ -90,22 +90,46 @@ c63_recon(C63EncParams e)
 
 /* ------------------------------------------------------------ DC chain */
 
+/* v of lane lane - d (long long in two shuffles). */
+static __device__ __forceinline__ long long c63_shfl_up_ll(long long v, int d)
+{
+    const int lo = __shfl_up_sync(0xFFFFFFFFu, (int)(unsigned)v, d);
+    const int hi = __shfl_up_sync(0xFFFFFFFFu, (int)(v >> 32), d);
+    return (long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo);
+}
+
+static __device__ __forceinline__ long long c63_shfl_ll(long long v, int l)
+{
+    const int lo = __shfl_sync(0xFFFFFFFFu, (int)(unsigned)v, l);
+    const int hi = __shfl_sync(0xFFFFFFFFu, (int)(v >> 32), l);
+    return (long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo);
+}
+
+static __device__ __forceinline__ long long c63_min_ll(long long a, long long b)
+{
+    return b < a ? b : a;
+}
+
 /*
  * -trellis 2 (c63_rd.h): one warp a chain (the blocks of an MCU row of a
  * plane in coding order), as the CPU's c63_rd_dc_chain(). The lanes take
  * 32 blocks at a time: each its block's candidates and weights
  * (c63_rd_dc_weights(), the candidates of the block before from the lane
  * before, or for the first lane from the last of the 32 before), while the
- * next 32 blocks' levels and exact DCs are being loaded; then the first
- * lane takes the steps (c63_rd_dc_advance()) and keeps the way back in
- * shared memory. At the end it walks back writing each block's choice over
- * its way back, and the lanes set the levels of the blocks whose choice is
- * the second candidate.
+ * next 32 blocks' levels and exact DCs are being loaded. The steps
+ * (c63_rd_dc_advance()) of the 32 blocks are taken at once: a step is the
+ * min-plus product of the block's 2 x 2 weights with the costs before it,
+ * so a scan of the lanes' products gives each lane the costs before its
+ * block, exactly (integers), and from them its way back, kept in shared
+ * memory. At the end the walk back goes 32 blocks at a time from the last:
+ * each block's choice is the composition of the ways back of the blocks
+ * after it in the 32 applied to the choice of the last of them (a scan of
+ * the compositions); the lanes then set the levels of the blocks whose
+ * choice is the second candidate.
  */
 extern "C" __global__ void __launch_bounds__(32)
 c63_dc_chain(C63DCChainParams d)
 {
-    __shared__ long long wt[32][4];
     __shared__ u8 back[C63_DC_CHAIN_MAX];
     __shared__ u8 dcl[2][12];
     const int lane = threadIdx.x, c = blockIdx.x;
@@ -115,8 +139,8 @@ c63_dc_chain(C63DCChainParams d)
     const int q = ((const u8 *)d.q)[pi * 64];
     short *coef = (short *)d.coef;
     const int *dcz = (const int *)d.dcz;
-    long long cost[2] = { 0, 0 }, err[2], w[4];
-    int lv[2], lp[2] = { 0, 0 }, l = 0, z = 0;
+    long long cost[2] = { 0, 0 }, err[2];
+    int lv[2], lp[2] = { 0, 0 }, l = 0, z = 0, s;
 
     if (lane < 24)
         dcl[lane / 12][lane % 12] = ((const u8 *)d.dc_len)[lane];
@@ -127,7 +151,8 @@ c63_dc_chain(C63DCChainParams d)
     }
     __syncwarp();
     for (int i0 = 0; i0 < n; i0 += 32) {
-        const int i = i0 + lane;
+        const int i = i0 + lane, last = min(31, n - 1 - i0);
+        long long w[4] = { 0, 0, 0, 0 }, m[4], c0, c1, q0, q1;
         int p0, p1;
         c63_rd_dc_cands(l, z, q, lv, err);
         p0 = __shfl_up_sync(0xFFFFFFFFu, lv[0], 1);
@@ -141,29 +166,72 @@ c63_dc_chain(C63DCChainParams d)
         if (i < n) {
             const int pv[2] = { p0, p1 };
             c63_rd_dc_weights(w, lv, err, pv, dcl[luma ? 0 : 1], d.lambda, !i);
-            for (int k = 0; k < 4; k++)
-                wt[lane][k] = w[k];
         }
         if (i + 32 < n) {       /* the next 32 blocks, while the steps run */
             const int b = pl.first + c63_rd_dc_block(i + 32, luma, pl.bw, v);
             l = coef[(size_t)64 * b];
             z = dcz[b];
         }
-        __syncwarp();
-        if (!lane)
-            for (int j = 0; j < 32 && i0 + j < n; j++)
-                back[i0 + j] = c63_rd_dc_advance(cost, wt[j]);
-        __syncwarp();
-    }
-    if (!lane) {
-        int s = cost[1] < cost[0];
-        for (int i = n - 1; i >= 0; i--) {
-            const int t = back[i];
-            back[i] = s;
-            s = (t >> s) & 1;
+        /* m: the product of the weights of the blocks up to the lane's
+         * (m[2 s + t]: from candidate t before the 32 to the lane's s) */
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            m[k] = w[k];
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            long long e[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                e[k] = c63_shfl_up_ll(m[k], o);
+            if (lane >= o) {
+                const long long n0 = c63_min_ll(m[0] + e[0], m[1] + e[2]);
+                const long long n1 = c63_min_ll(m[0] + e[1], m[1] + e[3]);
+                const long long n2 = c63_min_ll(m[2] + e[0], m[3] + e[2]);
+                const long long n3 = c63_min_ll(m[2] + e[1], m[3] + e[3]);
+                m[0] = n0;
+                m[1] = n1;
+                m[2] = n2;
+                m[3] = n3;
+            }
         }
+        /* the costs after the lane's block, then before it */
+        c0 = c63_min_ll(m[0] + cost[0], m[1] + cost[1]);
+        c1 = c63_min_ll(m[2] + cost[0], m[3] + cost[1]);
+        q0 = c63_shfl_up_ll(c0, 1);
+        q1 = c63_shfl_up_ll(c1, 1);
+        if (!lane) {
+            q0 = cost[0];
+            q1 = cost[1];
+        }
+        if (i < n) {
+            long long pc[2] = { q0, q1 };
+            back[i] = c63_rd_dc_advance(pc, w);
+        }
+        cost[0] = c63_shfl_ll(c0, last);
+        cost[1] = c63_shfl_ll(c1, last);
     }
     __syncwarp();
+    /* the way back: s the choice of the 32's last block; the way back of
+     * block i, as a table t (bit s: the choice of block i - 1 where block
+     * i's is s), is back[i] */
+    s = cost[1] < cost[0];
+    for (int i0 = (n - 1) & ~31; i0 >= 0; i0 -= 32) {
+        const int i = i0 + lane, last = min(31, n - 1 - i0);
+        const int own = lane <= last ? back[i] : 0;
+        int g = lane < last ? back[i + 1] : 2;      /* 2: the identity */
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const int h = (int)__shfl_down_sync(0xFFFFFFFFu, (unsigned)g, o);
+            if (lane + o < 32)
+                g = (g >> (h & 1) & 1) | (g >> (h >> 1 & 1) & 1) << 1;  /* g after h */
+        }
+        const int ch = g >> s & 1;
+        s = __shfl_sync(0xFFFFFFFFu, own >> ch & 1, 0);    /* block i0 - 1's */
+        __syncwarp();
+        if (lane <= last)
+            back[i] = ch;
+        __syncwarp();
+    }
     for (int i = lane; i < n; i += 32)
         if (back[i]) {
             const int b = pl.first + c63_rd_dc_block(i, luma, pl.bw, v);
