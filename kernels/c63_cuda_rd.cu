@@ -30,8 +30,10 @@
  *   c63_dc_chain,    the DC levels of each chain, then the reconstruction
  *   c63_recon        from the levels (c63_block.h, c63_rd.h)
  *   c63_mv_rd_pre,   the vector decisions of -mv_rd and -intra_rd: the
- *   c63_mv_rd        SADs that do not depend on the decisions, a thread a
- *                    block, then the decisions, a warp a block row
+ *   c63_mv_rd        SADs that do not depend on the decisions and each
+ *                    block's decision for every state its left neighbour
+ *                    can leave, a thread a block, then the walk over the
+ *                    states, a warp a block row
  *
  * Where the host passes key -1 (scene cuts), the kernels read the decision
  * from the C63SceneState at the address it gives them: c63_scene of the
