@@ -138,6 +138,19 @@ FFC_DEV int __shfl_xor_sync(unsigned m, int v, int lm, int w = 32)
 FFC_DEV unsigned __shfl_xor_sync(unsigned m, unsigned v, int lm, int w = 32)
 { return (unsigned)ffc_shfl_bfly(m, (unsigned)v, (unsigned)lm, w); }
 
+/* A value of 8 bytes takes two shuffles of its halves: such a call is
+ * refused rather than converted to 32 bits. */
+template <bool B> struct ffc_if {};
+template <> struct ffc_if<true> { typedef int type; };
+#define FFC_SHFL_64(name) \
+template <typename T, typename ffc_if<sizeof(T) == 8>::type = 0> \
+FFC_DEV T name(unsigned m, T v, int b, int w = 32) = delete;
+FFC_SHFL_64(__shfl_sync)
+FFC_SHFL_64(__shfl_up_sync)
+FFC_SHFL_64(__shfl_down_sync)
+FFC_SHFL_64(__shfl_xor_sync)
+#undef FFC_SHFL_64
+
 FFC_DEV unsigned __ballot_sync(unsigned mask, int pred)
 {
     unsigned r;
