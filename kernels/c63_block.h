@@ -150,53 +150,90 @@ static __device__ __forceinline__ float c63_dequant(int c, int q, float au, floa
  * block's exact DC) and c63_recon (the reconstruction from the levels). */
 enum { C63_ENC_PLAIN, C63_ENC_RD, C63_ENC_RDQ, C63_ENC_RECON };
 
-/* a 64-bit value of lane ^ o of the group gm */
-static __device__ __forceinline__ long long c63_shfl_xor64(unsigned gm, long long v, int o)
+/* a 64-bit value of lane - o of the group gm of eight */
+static __device__ __forceinline__ long long c63_shfl_up64(unsigned gm, long long v, int o)
 {
-    const unsigned lo = __shfl_xor_sync(gm, (unsigned)v, o);
-    const unsigned hi = __shfl_xor_sync(gm, (unsigned)((unsigned long long)v >> 32), o);
+    const unsigned lo = __shfl_up_sync(gm, (unsigned)v, o, 8);
+    const unsigned hi = __shfl_up_sync(gm, (unsigned)((unsigned long long)v >> 32), o, 8);
     return (long long)((unsigned long long)hi << 32 | lo);
 }
 
 /*
  * c63_rd_quant() (c63_rd.h) with the eight threads of a block (thread r of
- * the lanes gm): the first takes the start and the end; for each candidate
- * the eight take the ways from every eighth position before it (thread r
- * from positions r - 1, r + 7, ...), each the first of its least cost, and
- * keep the least of the eight, the earliest position on ties: the CPU's
- * choice.
+ * the lanes gm). The start: thread r takes positions 8r to 8r + 7, their
+ * sums of squares and non-zero levels, placed by a scan over the eight.
+ * Candidate j belongs to thread j & 7, which keeps in registers (slot
+ * j >> 3) its node and its best way so far (c63_rd_quant_edge()'s cost,
+ * bp and bl). The candidates are taken in order: candidate i's way is
+ * final once the ways from every position before it have been tried; its
+ * thread stores it, and the eight try the way from it to each of their
+ * candidates after it. So each candidate tries the positions before it in
+ * increasing order and keeps the first of equal costs, as the CPU does,
+ * with one exchange a candidate instead of a reduction over the eight.
+ * The first thread takes the end.
  */
 static __device__ __forceinline__ void c63_rd_quant8(C63RDTrellis *t, short *c, const int *z4,
                                                      const u8 *q, const u8 *ac_len,
                                                      long long lambda, int r, unsigned gm)
 {
-    int m = 0;
-    if (!r)
-        m = c63_rd_quant_start(t, c, z4);
-    m = __shfl_sync(gm, m, threadIdx.x & 24);
-    __syncwarp(gm);
-    for (int i = 0; i < m; i++) {
-        C63RDNode n;
-        long long b = C63_RD_COST_MAX;
-        int bp = 64, bl = 0;
-        c63_rd_quant_node(&n, t->pos[i], c, z4, q, lambda);
-        for (int j = r - 1; j < i; j += 8) {
-            const int p = j < 0 ? 0 : t->pos[j];
-            if (c63_rd_quant_edge(t, &n, p, ac_len, lambda, &b, &bl))
-                bp = p;
+    C63RDNode n[8];
+    long long sk[8], s = 0, sc, b[8], from = 0;
+    int way[8], cnt, cc, m, p = 0;      /* way: bp | bl << 8 */
+    unsigned nz = 0;
+
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        const int k = 8 * r + u;
+        if (k) {
+            s += (long long)z4[k] * z4[k];
+            if (c[k])
+                nz |= 1u << u;
         }
-        for (int o = 1; o < 8; o <<= 1) {
-            const long long ob = c63_shfl_xor64(gm, b, o);
-            const int obp = __shfl_xor_sync(gm, bp, o), obl = __shfl_xor_sync(gm, bl, o);
-            if (ob < b || (ob == b && obp < bp)) {
-                b  = ob;
-                bp = obp;
-                bl = obl;
+        sk[u] = s;
+    }
+    sc = s;
+    cnt = cc = __popc(nz);
+#pragma unroll
+    for (int o = 1; o < 8; o <<= 1) {
+        const long long os = c63_shfl_up64(gm, sc, o);
+        const int oc = __shfl_up_sync(gm, cc, o, 8);
+        if (r >= o) {
+            sc += os;
+            cc += oc;
+        }
+    }
+    m = __shfl_sync(gm, cc, 7, 8);
+    cc -= cnt;
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        t->s0[8 * r + u] = sc - s + sk[u];
+        if (nz >> u & 1)
+            t->pos[cc++] = 8 * r + u;
+    }
+    __syncwarp(gm);
+
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+        b[u]   = C63_RD_COST_MAX;
+        way[u] = 0;
+        if (8 * u + r < m)
+            c63_rd_quant_node(&n[u], t->pos[8 * u + r], c, z4, q);
+    }
+    for (int i = 0; i < m; i++) {       /* from p: the start, or candidate i - 1 */
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            const int j = 8 * u + r;
+            if (j >= i && j < m) {
+                int bl;
+                if (c63_rd_quant_edge(from, &n[u], p, ac_len, lambda, &b[u], &bl))
+                    way[u] = p | bl << 8;
+                if (j == i)
+                    c63_rd_quant_set(t, &n[u], b[u], way[u] & 255, way[u] >> 8);
             }
         }
-        if (!r)
-            c63_rd_quant_set(t, &n, b, bp, bl);
         __syncwarp(gm);
+        p    = t->pos[i];
+        from = t->best[p] - t->s0[p];
     }
     if (!r)
         c63_rd_quant_end(t, c, m, ac_len, lambda);

@@ -305,7 +305,7 @@ KERNEL_INLINE int c63_rd_dc_advance(long long cost[2], const long long w[4])
  * path goes over the positions of the non-zero levels in order
  * (c63_rd_quant_start()), and the way to each (c63_rd_quant_node()) is
  * the least of those from every position before it (c63_rd_quant_edge(),
- * independent of one another), the first of them on ties; then
+ * tried in increasing order, the first of them kept on ties); then
  * c63_rd_quant_end() takes the best end and walks back.
  */
 
@@ -318,12 +318,23 @@ typedef struct C63RDTrellis {
     unsigned char lev1[64]; ///< 1: its level is |L| - 1
 } C63RDTrellis;
 
-/** A candidate position k: its level |L| = a, and the error + lambda x
- *  the extra bits of coding it as a (d0, size s0k) or a - 1 (d1, s1k). */
+/**
+ * A candidate position k whose level |L| = a: the squared error of coding
+ * it as a (e0, size s0k) or a - 1 (e1, size s1k). Packed into three words,
+ * which the GPU keeps in registers for each of a thread's candidates: x
+ * holds k (bits 0-5), s0k (8-11), s1k (12-15) and whether a > 1 (16). The
+ * errors fit: |z4| < 2^15 for 8-bit samples, and a level is never above
+ * the reference's, so each error is below 2^16.
+ */
 typedef struct C63RDNode {
-    long long d0, d1;
-    int k, a, s0k, s1k;
+    unsigned e0, e1;
+    int x;
 } C63RDNode;
+
+#define C63_RD_NODE_K(n)   ((n)->x & 63)
+#define C63_RD_NODE_S0(n)  ((n)->x >> 8 & 15)
+#define C63_RD_NODE_S1(n)  ((n)->x >> 12 & 15)
+#define C63_RD_NODE_A1(n)  ((n)->x >> 16)   ///< a > 1: a - 1 is a candidate
 
 /** s0 and pos of the block with levels c; returns the number of candidates. */
 KERNEL_INLINE int c63_rd_quant_start(C63RDTrellis *t, const short *c, const int *z4)
@@ -340,42 +351,39 @@ KERNEL_INLINE int c63_rd_quant_start(C63RDTrellis *t, const short *c, const int 
 }
 
 KERNEL_INLINE void c63_rd_quant_node(C63RDNode *n, int k, const short *c, const int *z4,
-                                     const unsigned char *q, long long lambda)
+                                     const unsigned char *q)
 {
     const int a = c[k] < 0 ? -c[k] : c[k];
     const long long z = z4[k] < 0 ? -(long long)z4[k] : z4[k];
     const long long e0 = z - c63_rd_rec(a, q[k]);
     const long long e1 = z - c63_rd_rec(a - 1, q[k]);
-    n->k   = k;
-    n->a   = a;
-    n->s0k = c63_rd_size(a);
-    n->s1k = c63_rd_size(a - 1);
-    n->d0  = e0 * e0 + lambda * n->s0k;
-    n->d1  = e1 * e1 + lambda * n->s1k;
+    n->e0 = (unsigned)(e0 * e0);
+    n->e1 = (unsigned)(e1 * e1);
+    n->x  = k | c63_rd_size(a) << 8 | c63_rd_size(a - 1) << 12 | (a > 1) << 16;
 }
 
 /**
  * The way to candidate n from the non-zero position p before it (0: the
- * block's start): where it costs less than *b, sets *b and *bl (1: level
- * a - 1) and returns 1.
+ * block's start), whose best path costs from = best[p] - s0[p]: where it
+ * costs less than *b, sets *b and *bl (1: level a - 1) and returns 1.
  */
-KERNEL_INLINE int c63_rd_quant_edge(const C63RDTrellis *t, const C63RDNode *n, int p,
+KERNEL_INLINE int c63_rd_quant_edge(long long from, const C63RDNode *n, int p,
                                     const unsigned char *ac_len, long long lambda,
                                     long long *b, int *bl)
 {
-    const int run = n->k - p - 1;
-    /* (best[p] - s0[p] may be negative) */
-    const long long base = t->best[p] - t->s0[p] + lambda * ((run >> 4) * ac_len[0xF0]);
-    const int r = (run & 15) << 4;
-    long long v = base + n->d0 + lambda * ac_len[r | n->s0k];
+    const int run = C63_RD_NODE_K(n) - p - 1;
+    /* (from may be negative) */
+    const long long base = from + lambda * ((run >> 4) * ac_len[0xF0]);
+    const int r = (run & 15) << 4, s0k = C63_RD_NODE_S0(n), s1k = C63_RD_NODE_S1(n);
+    long long v = base + n->e0 + lambda * (s0k + ac_len[r | s0k]);
     int ret = 0;
     if (v < *b) {
         *b   = v;
         *bl  = 0;
         ret  = 1;
     }
-    if (n->a > 1) {
-        v = base + n->d1 + lambda * ac_len[r | n->s1k];
+    if (C63_RD_NODE_A1(n)) {
+        v = base + n->e1 + lambda * (s1k + ac_len[r | s1k]);
         if (v < *b) {
             *b  = v;
             *bl = 1;
@@ -389,9 +397,10 @@ KERNEL_INLINE int c63_rd_quant_edge(const C63RDTrellis *t, const C63RDNode *n, i
 KERNEL_INLINE void c63_rd_quant_set(C63RDTrellis *t, const C63RDNode *n, long long b, int bp,
                                     int bl)
 {
-    t->best[n->k] = b + t->s0[n->k - 1];
-    t->from[n->k] = bp;
-    t->lev1[n->k] = bl;
+    const int k = C63_RD_NODE_K(n);
+    t->best[k] = b + t->s0[k - 1];
+    t->from[k] = bp;
+    t->lev1[k] = bl;
 }
 
 /** The end of the m candidates' paths: after the last non-zero

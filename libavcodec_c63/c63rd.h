@@ -172,10 +172,10 @@ static inline void c63_rd_quant(short *c, const int *z4, const unsigned char *q,
         C63RDNode n;
         long long b = C63_RD_COST_MAX;
         int bp = 0, bl = 0;
-        c63_rd_quant_node(&n, t.pos[i], c, z4, q, lambda);
+        c63_rd_quant_node(&n, t.pos[i], c, z4, q);
         for (int j = -1; j < i; j++) {
             const int p = j < 0 ? 0 : t.pos[j];
-            if (c63_rd_quant_edge(&t, &n, p, ac_len, lambda, &b, &bl))
+            if (c63_rd_quant_edge(t.best[p] - t.s0[p], &n, p, ac_len, lambda, &b, &bl))
                 bp = p;
         }
         c63_rd_quant_set(&t, &n, b, bp, bl);
