@@ -301,7 +301,9 @@ c63_hd_resolve(C63HDParams p)
 
     if (!c63_hd_prepare(p, &t, &limit))
         return;
-    do {
+    /* (one group has nothing to decode again; with two or more, the
+     * batches' barriers order again's writes before its reads) */
+    if (p.ngroups > 1) do {
         __syncthreads();        /* every thread has read again */
         if (!u)
             again = 0;
